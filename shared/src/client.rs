@@ -1,0 +1,326 @@
+//! The page's MCP client, sans-IO: it makes the frames to send and reads the frames that
+//! arrive, and tells the caller what happened. The page only moves frames and shows updates.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Value, json};
+
+use crate::jsonrpc::{self, Classified, ErrorObject, Id, Kind};
+use crate::mcp::{CallToolResult, InitializeResult, ListToolsResult, Tool};
+
+/// Pages of `tools/list` followed before giving up on a server that never stops paging.
+pub const MAX_TOOL_PAGES: usize = 1000;
+
+/// What the caller should know after a frame was read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Update {
+    /// `initialize` succeeded; `notifications/initialized` and `tools/list` are on their way.
+    Ready(Box<InitializeResult>),
+    /// `initialize` failed: the session cannot go on.
+    InitializeFailed(String),
+    /// The whole tool list, every page followed.
+    Tools(Vec<Tool>),
+    /// `tools/list` failed or could not be read.
+    ToolsFailed(String),
+    /// The server said its tool list changed; a new `tools/list` is on its way.
+    ToolsChanged,
+    /// A `tools/call` finished.
+    CallDone { id: Id, outcome: CallOutcome },
+    /// `notifications/progress` for a token.
+    Progress { token: Value, progress: f64, total: Option<f64>, message: Option<String> },
+    /// Something worth telling a person that is not an error of a call.
+    Notice(String),
+}
+
+/// How a `tools/call` ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CallOutcome {
+    /// A result (which may still be a tool error: see `is_error`).
+    Result { result: Box<CallToolResult>, raw: Value },
+    /// A result that is not a valid `CallToolResult`: shown raw.
+    Unreadable { raw: Value, error: String },
+    /// A JSON-RPC error response.
+    ProtocolError { error: ErrorObject, raw: Value },
+}
+
+#[derive(Debug, Clone)]
+enum Purpose {
+    Initialize,
+    ListTools,
+    CallTool,
+    Other,
+}
+
+/// Frames to send and updates to show, from reading one frame.
+#[derive(Debug, Default, PartialEq)]
+pub struct Handled {
+    pub replies: Vec<String>,
+    pub updates: Vec<Update>,
+}
+
+/// Protocol state of one connection.
+#[derive(Debug)]
+pub struct McpClient {
+    next_id: i64,
+    waiting: HashMap<Id, Purpose>,
+    client_name: String,
+    client_version: String,
+    protocol_version: String,
+    tools: Vec<Tool>,
+    cursors_seen: HashSet<String>,
+    pages: usize,
+}
+
+impl McpClient {
+    pub fn new(client_version: &str, protocol_version: &str) -> Self {
+        Self {
+            next_id: 1,
+            waiting: HashMap::new(),
+            client_name: "mcp-playground".into(),
+            client_version: client_version.into(),
+            protocol_version: protocol_version.into(),
+            tools: Vec::new(),
+            cursors_seen: HashSet::new(),
+            pages: 0,
+        }
+    }
+
+    fn request(&mut self, purpose: Purpose, method: &str, params: Option<Value>) -> (Id, String) {
+        let id = Id::Number(self.next_id);
+        self.next_id += 1;
+        self.waiting.insert(id.clone(), purpose);
+        let frame = jsonrpc::request(&id, method, params);
+        (id, frame)
+    }
+
+    /// The `initialize` request that opens the session.
+    pub fn initialize(&mut self) -> String {
+        let params = json!({
+            "protocolVersion": self.protocol_version,
+            "capabilities": {},
+            "clientInfo": {"name": self.client_name, "title": "MCP Playground", "version": self.client_version},
+        });
+        self.request(Purpose::Initialize, "initialize", Some(params)).1
+    }
+
+    /// A fresh `tools/list` from the first page.
+    pub fn list_tools(&mut self) -> String {
+        self.tools.clear();
+        self.cursors_seen.clear();
+        self.pages = 0;
+        self.request(Purpose::ListTools, "tools/list", None).1
+    }
+
+    /// A `tools/call` request with its id.
+    pub fn call_tool(&mut self, name: &str, arguments: Value) -> (Id, String) {
+        self.request(Purpose::CallTool, "tools/call", Some(json!({"name": name, "arguments": arguments})))
+    }
+
+    /// A request of any other method, paired like the rest.
+    pub fn other_request(&mut self, method: &str, params: Option<Value>) -> (Id, String) {
+        self.request(Purpose::Other, method, params)
+    }
+
+    /// Whether a request of ours is still unanswered.
+    pub fn is_waiting(&self, id: &Id) -> bool {
+        self.waiting.contains_key(id)
+    }
+
+    /// Reads one frame that came from the server.
+    pub fn handle(&mut self, value: &Value, c: &Classified) -> Handled {
+        let mut out = Handled::default();
+        match c.kind {
+            Kind::Response | Kind::Error => {
+                let Some(id) = &c.id else {
+                    if c.kind == Kind::Error {
+                        out.updates.push(Update::Notice(format!("the server sent an error without an id: {}", error_text(value))));
+                    }
+                    return out;
+                };
+                let Some(purpose) = self.waiting.remove(id) else {
+                    out.updates.push(Update::Notice(format!("a response to unknown request id {id}")));
+                    return out;
+                };
+                self.on_response(purpose, id, value, c.kind, &mut out);
+            }
+            Kind::Request => {
+                let id = c.id.clone().unwrap_or(Id::Number(0));
+                let reply = match c.method.as_deref() {
+                    Some("ping") => jsonrpc::response(&id, json!({})),
+                    Some(m) => jsonrpc::error_response(&id, -32601, &format!("method not supported by MCP Playground: {m}")),
+                    None => jsonrpc::error_response(&id, -32600, "request without a method"),
+                };
+                out.replies.push(reply);
+            }
+            Kind::Notification => match c.method.as_deref() {
+                Some("notifications/tools/list_changed") => {
+                    out.updates.push(Update::ToolsChanged);
+                    out.replies.push(self.list_tools());
+                }
+                Some("notifications/progress") => {
+                    let p = &value["params"];
+                    if let Some(progress) = p["progress"].as_f64() {
+                        out.updates.push(Update::Progress {
+                            token: p["progressToken"].clone(),
+                            progress,
+                            total: p["total"].as_f64(),
+                            message: p["message"].as_str().map(str::to_owned),
+                        });
+                    }
+                }
+                _ => {}
+            },
+        }
+        out
+    }
+
+    fn on_response(&mut self, purpose: Purpose, id: &Id, value: &Value, kind: Kind, out: &mut Handled) {
+        let error = (kind == Kind::Error).then(|| read_error(value));
+        match purpose {
+            Purpose::Initialize => match error {
+                Some(e) => out.updates.push(Update::InitializeFailed(format!("initialize failed: {} ({})", e.message, e.code))),
+                None => match serde_json::from_value::<InitializeResult>(value["result"].clone()) {
+                    Ok(r) => {
+                        out.replies.push(jsonrpc::notification("notifications/initialized", None));
+                        out.replies.push(self.list_tools());
+                        out.updates.push(Update::Ready(Box::new(r)));
+                    }
+                    Err(e) => out.updates.push(Update::InitializeFailed(format!("unreadable initialize result: {e}"))),
+                },
+            },
+            Purpose::ListTools => match error {
+                Some(e) => out.updates.push(Update::ToolsFailed(format!("tools/list failed: {} ({})", e.message, e.code))),
+                None => match serde_json::from_value::<ListToolsResult>(value["result"].clone()) {
+                    Ok(page) => self.on_tools_page(page, out),
+                    Err(e) => out.updates.push(Update::ToolsFailed(format!("unreadable tools/list result: {e}"))),
+                },
+            },
+            Purpose::CallTool => {
+                let outcome = match error {
+                    Some(error) => CallOutcome::ProtocolError { error, raw: value.clone() },
+                    None => match serde_json::from_value::<CallToolResult>(value["result"].clone()) {
+                        Ok(result) => CallOutcome::Result { result: Box::new(result), raw: value.clone() },
+                        Err(e) => CallOutcome::Unreadable { raw: value.clone(), error: e.to_string() },
+                    },
+                };
+                out.updates.push(Update::CallDone { id: id.clone(), outcome });
+            }
+            Purpose::Other => {}
+        }
+    }
+
+    fn on_tools_page(&mut self, page: ListToolsResult, out: &mut Handled) {
+        self.pages += 1;
+        self.tools.extend(page.tools);
+        match page.next_cursor {
+            Some(cursor) if self.cursors_seen.contains(&cursor) => {
+                out.updates.push(Update::Notice(format!("tools/list repeated cursor {cursor:?}; stopped paging")));
+                out.updates.push(Update::Tools(self.tools.clone()));
+            }
+            Some(_) if self.pages >= MAX_TOOL_PAGES => {
+                out.updates.push(Update::Notice(format!("tools/list still paging after {MAX_TOOL_PAGES} pages; stopped")));
+                out.updates.push(Update::Tools(self.tools.clone()));
+            }
+            Some(cursor) => {
+                self.cursors_seen.insert(cursor.clone());
+                let frame = self.request(Purpose::ListTools, "tools/list", Some(json!({"cursor": cursor}))).1;
+                out.replies.push(frame);
+            }
+            None => out.updates.push(Update::Tools(self.tools.clone())),
+        }
+    }
+}
+
+fn read_error(value: &Value) -> ErrorObject {
+    serde_json::from_value(value["error"].clone()).unwrap_or_else(|_| ErrorObject {
+        code: 0,
+        message: format!("malformed error object: {}", value["error"]),
+        data: None,
+    })
+}
+
+fn error_text(value: &Value) -> String {
+    let e = read_error(value);
+    format!("{} ({})", e.message, e.code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use expect_test::expect;
+
+    fn feed(c: &mut McpClient, raw: &str) -> Handled {
+        let (v, cl) = jsonrpc::parse(raw).unwrap();
+        c.handle(&v, &cl)
+    }
+
+    #[test]
+    fn handshake_then_paged_tool_list() {
+        let mut c = McpClient::new("0.1.0", "2025-06-18");
+        expect![[r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"mcp-playground","title":"MCP Playground","version":"0.1.0"}}}"#]]
+            .assert_eq(&c.initialize());
+        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}"#);
+        expect![[r#"
+            [
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}",
+            ]"#]]
+        .assert_eq(&format!("{:#?}", h.replies));
+        assert!(matches!(&h.updates[..], [Update::Ready(r)] if r.server_info.name == "s"));
+
+        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a","inputSchema":{}}],"nextCursor":"p2"}}"#);
+        expect![[r#"["{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\",\"params\":{\"cursor\":\"p2\"}}"]"#]]
+            .assert_eq(&format!("{:?}", h.replies));
+        assert!(h.updates.is_empty());
+        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"b","inputSchema":{}}]}}"#);
+        let names: Vec<String> = match &h.updates[..] {
+            [Update::Tools(t)] => t.iter().map(|t| t.name.clone()).collect(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(names, ["a", "b"]);
+    }
+
+    #[test]
+    fn a_repeated_cursor_stops_paging() {
+        let mut c = McpClient::new("0", "2025-06-18");
+        c.list_tools();
+        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[],"nextCursor":"x"}}"#);
+        assert_eq!(h.replies.len(), 1);
+        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[],"nextCursor":"x"}}"#);
+        assert!(h.replies.is_empty());
+        assert!(matches!(&h.updates[..], [Update::Notice(_), Update::Tools(_)]));
+    }
+
+    #[test]
+    fn call_outcomes() {
+        let mut c = McpClient::new("0", "2025-06-18");
+        let (id1, frame) = c.call_tool("echo", json!({"message": "hi"}));
+        assert_eq!(frame, r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}"#);
+        let (id2, _) = c.call_tool("nope", json!({}));
+        let (id3, _) = c.call_tool("weird", json!({}));
+        assert!(c.is_waiting(&id1));
+        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}]}}"#);
+        assert!(matches!(&h.updates[..], [Update::CallDone { id, outcome: CallOutcome::Result { result, .. } }] if *id == id1 && result.content.len() == 1));
+        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Unknown tool"}}"#);
+        assert!(matches!(&h.updates[..], [Update::CallDone { id, outcome: CallOutcome::ProtocolError { error, .. } }] if *id == id2 && error.code == -32602));
+        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":3,"result":{"content":"not a list"}}"#);
+        assert!(matches!(&h.updates[..], [Update::CallDone { id, outcome: CallOutcome::Unreadable { .. } }] if *id == id3));
+        assert!(!c.is_waiting(&id1));
+        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
+        assert!(matches!(&h.updates[..], [Update::Notice(n)] if n.contains("unknown request id 1")));
+    }
+
+    #[test]
+    fn answers_server_requests_and_reads_notifications() {
+        let mut c = McpClient::new("0", "2025-06-18");
+        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":"s1","method":"ping"}"#);
+        assert_eq!(h.replies, [r#"{"jsonrpc":"2.0","id":"s1","result":{}}"#]);
+        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{}}"#);
+        assert_eq!(h.replies, [r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"method not supported by MCP Playground: sampling/createMessage"}}"#]);
+        let h = feed(&mut c, r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":2,"total":5,"message":"half"}}"#);
+        assert_eq!(h.updates, [Update::Progress { token: json!("t"), progress: 2.0, total: Some(5.0), message: Some("half".into()) }]);
+        let h = feed(&mut c, r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#);
+        assert_eq!(h.updates, [Update::ToolsChanged]);
+        assert_eq!(h.replies.len(), 1);
+    }
+}

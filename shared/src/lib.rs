@@ -1,0 +1,15 @@
+//! Everything both halves of MCP Playground agree on: JSON-RPC framing, the MCP types the
+//! page reads, the browser⇄relay wire messages and the sans-IO client logic.
+//!
+//! This crate compiles for `wasm32-unknown-unknown` and natively; it knows nothing of tokio,
+//! axum, the DOM or any I/O. The raw text of every MCP message travels beside its typed view.
+
+pub mod client;
+pub mod cmdline;
+pub mod jsonrpc;
+pub mod mcp;
+pub mod relay;
+pub mod timeline;
+
+/// The MCP protocol revision the page asks for in `initialize`.
+pub const DEFAULT_PROTOCOL_VERSION: &str = "2025-06-18";

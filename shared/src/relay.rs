@@ -1,0 +1,218 @@
+//! The browser⇄relay wire protocol: one JSON object per WebSocket text message, tagged by
+//! `"type"`, one enum per direction. Strict readers: a typo in either half fails loudly.
+//!
+//! MCP frames travel as strings (`frame`), exactly as they were read or will be written:
+//! the relay never re-encodes them.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// Version of this wire protocol; the relay states it in [`ServerMsg::Hello`].
+pub const RELAY_PROTOCOL: u32 = 1;
+
+/// Which server to connect to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "transport", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Target {
+    /// The built-in demo server, run by the relay's own binary over stdio.
+    Demo,
+    /// A local command spoken to over stdio (newline-delimited JSON-RPC).
+    Stdio {
+        command: String,
+        #[serde(default)]
+        args: Vec<String>,
+        #[serde(default)]
+        env: BTreeMap<String, String>,
+    },
+}
+
+impl Target {
+    pub fn transport(&self) -> &'static str {
+        match self {
+            Target::Demo => "demo",
+            Target::Stdio { .. } => "stdio",
+        }
+    }
+}
+
+/// Browser → relay.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// Start the upstream connection (one at a time per socket).
+    Connect { target: Target },
+    /// Forward one JSON-RPC message to the server, byte for byte.
+    Send { frame: String },
+    /// End the upstream connection; the socket stays open.
+    Disconnect,
+}
+
+/// Which way a message went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    /// Page → server.
+    Out,
+    /// Server → page.
+    In,
+}
+
+/// Limits the relay enforces, announced so the page can explain a refusal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// Largest MCP message, either way, in bytes.
+    pub max_message_bytes: usize,
+    /// Longest stderr line kept, in bytes; the rest is cut.
+    pub max_stderr_line_bytes: usize,
+}
+
+/// Relay → browser.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ServerMsg {
+    /// First message on every socket.
+    Hello {
+        protocol: u32,
+        relay_version: String,
+        /// The server chosen on the command line, or the demo server.
+        preset: Target,
+        limits: Limits,
+    },
+    /// An MCP message forwarded (`in`) or written to the server (`out`), stamped by the relay.
+    Message {
+        direction: Direction,
+        /// Milliseconds since the Unix epoch when the relay read or wrote it.
+        at_ms: f64,
+        /// Size of the frame in bytes.
+        size: usize,
+        frame: String,
+    },
+    /// Something the relay saw that is not an MCP message.
+    Event { at_ms: f64, event: RelayEvent },
+}
+
+/// What the relay reports beside MCP messages.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum RelayEvent {
+    /// The server process started.
+    Spawned { pid: Option<u32>, command: String, args: Vec<String> },
+    /// One line the server wrote to stderr.
+    Stderr { line: String, truncated: bool },
+    /// A stdout line that is not JSON-RPC; it was not forwarded as a message.
+    InvalidFrame { preview: String, size: usize, error: String },
+    /// A message over the size limit; it was dropped.
+    Oversized { direction: Direction, size: usize, limit: usize },
+    /// The server process ended.
+    Exited { code: Option<i32>, signal: Option<i32> },
+    /// The upstream connection is over (after a disconnect or an exit); nothing runs.
+    Closed { reason: String },
+    /// A request the relay could not carry out; the session goes on.
+    Error { message: String },
+}
+
+impl RelayEvent {
+    /// A short name for timeline rows.
+    pub fn name(&self) -> &'static str {
+        match self {
+            RelayEvent::Spawned { .. } => "spawned",
+            RelayEvent::Stderr { .. } => "stderr",
+            RelayEvent::InvalidFrame { .. } => "invalid frame",
+            RelayEvent::Oversized { .. } => "oversized",
+            RelayEvent::Exited { .. } => "exited",
+            RelayEvent::Closed { .. } => "closed",
+            RelayEvent::Error { .. } => "error",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use expect_test::expect;
+
+    fn json<T: Serialize>(t: &T) -> String {
+        serde_json::to_string(t).unwrap()
+    }
+
+    #[test]
+    fn client_messages_json_is_pinned() {
+        let msgs = [
+            ClientMsg::Connect { target: Target::Demo },
+            ClientMsg::Connect {
+                target: Target::Stdio {
+                    command: "node".into(),
+                    args: vec!["server.js".into()],
+                    env: [("DEBUG".to_string(), "1".to_string())].into(),
+                },
+            },
+            ClientMsg::Send { frame: r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.into() },
+            ClientMsg::Disconnect,
+        ];
+        let out: Vec<String> = msgs.iter().map(json).collect();
+        expect![[r#"
+            {"type":"connect","target":{"transport":"demo"}}
+            {"type":"connect","target":{"transport":"stdio","command":"node","args":["server.js"],"env":{"DEBUG":"1"}}}
+            {"type":"send","frame":"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"}
+            {"type":"disconnect"}"#]]
+        .assert_eq(&out.join("\n"));
+        for (m, j) in msgs.iter().zip(&out) {
+            assert_eq!(&serde_json::from_str::<ClientMsg>(j).unwrap(), m);
+        }
+    }
+
+    #[test]
+    fn server_messages_json_is_pinned() {
+        let msgs = [
+            ServerMsg::Hello {
+                protocol: RELAY_PROTOCOL,
+                relay_version: "0.1.0".into(),
+                preset: Target::Demo,
+                limits: Limits { max_message_bytes: 1024, max_stderr_line_bytes: 64 },
+            },
+            ServerMsg::Message { direction: Direction::In, at_ms: 1.5, size: 2, frame: "{}".into() },
+            ServerMsg::Event {
+                at_ms: 2.0,
+                event: RelayEvent::Spawned { pid: Some(42), command: "node".into(), args: vec![] },
+            },
+            ServerMsg::Event { at_ms: 3.0, event: RelayEvent::Stderr { line: "warn".into(), truncated: false } },
+            ServerMsg::Event {
+                at_ms: 4.0,
+                event: RelayEvent::InvalidFrame { preview: "hello".into(), size: 5, error: "not JSON".into() },
+            },
+            ServerMsg::Event {
+                at_ms: 5.0,
+                event: RelayEvent::Oversized { direction: Direction::In, size: 9, limit: 8 },
+            },
+            ServerMsg::Event { at_ms: 6.0, event: RelayEvent::Exited { code: Some(1), signal: None } },
+            ServerMsg::Event { at_ms: 7.0, event: RelayEvent::Closed { reason: "disconnected".into() } },
+            ServerMsg::Event { at_ms: 8.0, event: RelayEvent::Error { message: "spawn failed".into() } },
+        ];
+        let out: Vec<String> = msgs.iter().map(json).collect();
+        expect![[r#"
+            {"type":"hello","protocol":1,"relay_version":"0.1.0","preset":{"transport":"demo"},"limits":{"max_message_bytes":1024,"max_stderr_line_bytes":64}}
+            {"type":"message","direction":"in","at_ms":1.5,"size":2,"frame":"{}"}
+            {"type":"event","at_ms":2.0,"event":{"kind":"spawned","pid":42,"command":"node","args":[]}}
+            {"type":"event","at_ms":3.0,"event":{"kind":"stderr","line":"warn","truncated":false}}
+            {"type":"event","at_ms":4.0,"event":{"kind":"invalid_frame","preview":"hello","size":5,"error":"not JSON"}}
+            {"type":"event","at_ms":5.0,"event":{"kind":"oversized","direction":"in","size":9,"limit":8}}
+            {"type":"event","at_ms":6.0,"event":{"kind":"exited","code":1,"signal":null}}
+            {"type":"event","at_ms":7.0,"event":{"kind":"closed","reason":"disconnected"}}
+            {"type":"event","at_ms":8.0,"event":{"kind":"error","message":"spawn failed"}}"#]]
+        .assert_eq(&out.join("\n"));
+        for (m, j) in msgs.iter().zip(&out) {
+            assert_eq!(&serde_json::from_str::<ServerMsg>(j).unwrap(), m);
+        }
+    }
+
+    #[test]
+    fn our_own_messages_are_read_strictly() {
+        let typo = r#"{"type":"connect","target":{"transport":"stdio","comand":"node"}}"#;
+        let err = serde_json::from_str::<ClientMsg>(typo).unwrap_err().to_string();
+        assert!(err.contains("comand"), "{err}");
+        assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"launch"}"#).is_err());
+        assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"send","frame":"{}","x":1}"#).is_err());
+    }
+}
