@@ -1,1 +1,6 @@
-//! stub
+//! The MCP Playground relay as a library: the command line, the HTTP/WebSocket server that
+//! serves the page and bridges it to MCP servers, and the built-in demo server.
+
+pub mod framing;
+pub mod upstream;
+pub mod demo;
