@@ -1,6 +1,11 @@
 //! The MCP Playground relay as a library: the command line, the HTTP/WebSocket server that
 //! serves the page and bridges it to MCP servers, and the built-in demo server.
 
-pub mod framing;
-pub mod upstream;
+pub mod app;
+pub mod cli;
 pub mod demo;
+pub mod framing;
+pub mod guard;
+pub mod launch;
+pub mod session;
+pub mod upstream;

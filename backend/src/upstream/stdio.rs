@@ -199,4 +199,4 @@ async fn read_stderr(stderr: ChildStderr, max: usize, events: mpsc::Sender<Upstr
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -1,0 +1,119 @@
+//! The HTTP side of the relay: the router (page assets, `/api/ws`, `/api/health`), the
+//! WebSocket upgrade into a session, and serving until shutdown.
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use futures_util::{SinkExt, StreamExt, future};
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, watch};
+use tower_http::services::ServeDir;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+use crate::guard::{self, Guard};
+use crate::session::{self, SessionConfig};
+
+/// Everything the router needs.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    pub guard: Arc<Guard>,
+    pub session: Arc<SessionConfig>,
+    /// The built page (Trunk's `dist/`).
+    pub assets: PathBuf,
+    /// Free session slots; a socket holds one while it lives.
+    pub sessions: Arc<Semaphore>,
+    pub shutdown: watch::Receiver<bool>,
+}
+
+/// Sessions one relay serves at once.
+pub const MAX_SESSIONS: usize = 32;
+
+pub fn router(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/api/ws", get(upgrade))
+        .route("/api/health", get(|| async { "ok\n" }))
+        .route_layer(middleware::from_fn_with_state(state.guard.clone(), guard::token));
+    let page = if state.assets.join("index.html").is_file() {
+        Router::new().fallback_service(
+            ServeDir::new(&state.assets).precompressed_br().precompressed_gzip().append_index_html_on_directories(true),
+        )
+    } else {
+        tracing::warn!(assets = %state.assets.display(), "the page is not built; serving a notice instead");
+        Router::new().fallback(not_built)
+    };
+    let guard = state.guard.clone();
+    api.with_state(state)
+        .merge(page)
+        .layer(middleware::from_fn_with_state(guard, guard::site))
+        // The token is in the page's URL: never let it leak through a Referer.
+        .layer(SetResponseHeaderLayer::overriding(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer")))
+        .layer(SetResponseHeaderLayer::overriding(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static("frame-ancestors 'none'; object-src 'none'; base-uri 'none'"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("no-cache")))
+}
+
+async fn not_built() -> Response {
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        "The MCP Playground page is not built. Run `cargo xtask run`, or point --assets at a built dist/ folder.\n",
+    )
+        .into_response()
+}
+
+async fn upgrade(State(state): State<AppState>, ws: WebSocketUpgrade) -> Response {
+    let Ok(slot) = state.sessions.clone().try_acquire_owned() else {
+        return (StatusCode::SERVICE_UNAVAILABLE, "too many sessions\n").into_response();
+    };
+    let limit = state.session.limits.max_message_bytes;
+    // Leave room for the envelope around a frame of the largest size.
+    ws.max_message_size(limit * 2 + 4096).max_frame_size(limit * 2 + 4096).on_upgrade(move |socket| async move {
+        serve_socket(socket, state).await;
+        drop(slot);
+    })
+}
+
+async fn serve_socket(socket: WebSocket, state: AppState) {
+    let (sink, stream) = socket.split();
+    let tx = sink.with(|text: String| future::ready(Ok::<_, axum::Error>(Message::Text(text.into()))));
+    let rx = stream
+        .take_while(|m| future::ready(matches!(m, Ok(m) if !matches!(m, Message::Close(_)))))
+        .filter_map(|m| {
+            future::ready(match m {
+                Ok(Message::Text(t)) => Some(t.to_string()),
+                // Binary frames are not part of the protocol: a typo that the session reports.
+                Ok(Message::Binary(_)) => Some("binary frame".to_owned()),
+                _ => None,
+            })
+        });
+    tracing::info!("session opened");
+    session::run(Box::pin(tx), Box::pin(rx), state.session.clone(), state.shutdown.clone()).await;
+    tracing::info!("session closed");
+}
+
+/// Serves until `shutdown` resolves, then tells every session to end and waits (briefly)
+/// for their servers to be gone.
+pub async fn serve(listener: TcpListener, state: AppState, stop: watch::Sender<bool>, shutdown: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
+    let sessions = state.sessions.clone();
+    let app = router(state);
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            let _ = stop.send(true);
+        })
+        .await?;
+    // Sessions hand back their slot once their server is ended.
+    let all = u32::try_from(MAX_SESSIONS).expect("small");
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), sessions.acquire_many(all)).await;
+    Ok(())
+}

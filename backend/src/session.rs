@@ -1,0 +1,178 @@
+//! One relay session per WebSocket: an actor that owns at most one upstream server at a
+//! time and moves frames and events between it and the page. Generic over the socket, so
+//! tests drive it with channels.
+
+use std::sync::Arc;
+
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use shared::relay::{ClientMsg, Direction, Limits, RELAY_PROTOCOL, RelayEvent, ServerMsg, Target};
+use tokio::sync::{mpsc, watch};
+
+use crate::upstream::stdio::StdioUpstream;
+use crate::upstream::{UpstreamEvent, now_ms};
+
+/// Events queued from an upstream before its readers wait for the page.
+const EVENT_QUEUE: usize = 256;
+
+/// What every session of this relay shares.
+#[derive(Debug, Clone)]
+pub struct SessionConfig {
+    /// The server the page offers first.
+    pub preset: Target,
+    pub limits: Limits,
+    /// How to start the built-in demo server: this binary with `demo-server`.
+    pub demo_command: (String, Vec<String>),
+}
+
+struct Upstream {
+    server: StdioUpstream,
+    events: mpsc::Receiver<UpstreamEvent>,
+}
+
+/// Runs a session until the page goes away or the relay shuts down; the upstream server,
+/// if any, is ended before this returns.
+pub async fn run<Tx, Rx>(mut tx: Tx, mut rx: Rx, config: Arc<SessionConfig>, mut shutdown: watch::Receiver<bool>)
+where
+    Tx: Sink<String> + Unpin,
+    Rx: Stream<Item = String> + Unpin,
+{
+    let hello = ServerMsg::Hello {
+        protocol: RELAY_PROTOCOL,
+        relay_version: env!("CARGO_PKG_VERSION").into(),
+        preset: config.preset.clone(),
+        limits: config.limits,
+    };
+    let mut out = Outbox { tx: &mut tx, open: true };
+    out.send(&hello).await;
+    let mut upstream: Option<Upstream> = None;
+    while out.open {
+        let next_event = async {
+            match upstream.as_mut() {
+                Some(u) => u.events.recv().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            incoming = rx.next() => match incoming {
+                Some(text) => on_client_message(&text, &config, &mut upstream, &mut out).await,
+                None => break,
+            },
+            Some(event) = next_event => {
+                let exited = matches!(event, UpstreamEvent::Relay { event: RelayEvent::Exited { .. }, .. });
+                out.forward(event).await;
+                if exited {
+                    close(upstream.take(), "the server exited", &mut out).await;
+                }
+            }
+            _ = shutdown.changed() => break,
+        }
+    }
+    if let Some(u) = upstream.take() {
+        tracing::info!(pid = u.server.pid(), "session over; ending its server");
+        u.server.shutdown().await;
+    }
+}
+
+async fn on_client_message<Tx: Sink<String> + Unpin>(
+    text: &str,
+    config: &SessionConfig,
+    upstream: &mut Option<Upstream>,
+    out: &mut Outbox<'_, Tx>,
+) {
+    let msg = match serde_json::from_str::<ClientMsg>(text) {
+        Ok(msg) => msg,
+        Err(e) => return out.event(RelayEvent::Error { message: format!("unreadable message from the page: {e}") }).await,
+    };
+    match msg {
+        ClientMsg::Connect { .. } if upstream.is_some() => {
+            out.event(RelayEvent::Error { message: "already connected: disconnect first".into() }).await;
+        }
+        ClientMsg::Connect { target } => {
+            let (command, args, env) = match &target {
+                Target::Demo => (config.demo_command.0.clone(), config.demo_command.1.clone(), Default::default()),
+                Target::Stdio { command, args, env } => (command.clone(), args.clone(), env.clone()),
+            };
+            let (events_tx, events) = mpsc::channel(EVENT_QUEUE);
+            match StdioUpstream::start(&command, &args, &env, config.limits, events_tx) {
+                Ok((server, spawned)) => {
+                    tracing::info!(pid = server.pid(), %command, transport = target.transport(), "server started");
+                    out.event(spawned).await;
+                    *upstream = Some(Upstream { server, events });
+                }
+                Err(e) => {
+                    tracing::warn!(%command, %e, "server did not start");
+                    out.event(RelayEvent::Error { message: format!("could not start {command:?}: {e}") }).await;
+                    out.event(RelayEvent::Closed { reason: "the server did not start".into() }).await;
+                }
+            }
+        }
+        ClientMsg::Send { frame } => match upstream {
+            Some(u) => {
+                if let Err(e) = u.server.send(frame) {
+                    out.event(e.to_event()).await;
+                }
+            }
+            None => out.event(RelayEvent::Error { message: "not connected: the message was not sent".into() }).await,
+        },
+        ClientMsg::Disconnect => match upstream.take() {
+            Some(mut u) => {
+                u.server.shutdown().await;
+                // The exit and any last words are reported before the session says it closed.
+                while let Ok(event) = u.events.try_recv() {
+                    out.forward(event).await;
+                }
+                close(None, "disconnected", out).await;
+            }
+            None => out.event(RelayEvent::Closed { reason: "not connected".into() }).await,
+        },
+    }
+}
+
+async fn close<Tx: Sink<String> + Unpin>(upstream: Option<Upstream>, reason: &str, out: &mut Outbox<'_, Tx>) {
+    if let Some(mut u) = upstream {
+        while let Ok(event) = u.events.try_recv() {
+            out.forward(event).await;
+        }
+        // Dropping the server kills whatever is left of its process group.
+        drop(u);
+    }
+    out.event(RelayEvent::Closed { reason: reason.into() }).await;
+}
+
+/// The page's side of the socket; after a failed send the session ends.
+struct Outbox<'a, Tx> {
+    tx: &'a mut Tx,
+    open: bool,
+}
+
+impl<Tx: Sink<String> + Unpin> Outbox<'_, Tx> {
+    async fn send(&mut self, msg: &ServerMsg) {
+        if !self.open {
+            return;
+        }
+        let text = serde_json::to_string(msg).expect("relay messages serialize");
+        if self.tx.send(text).await.is_err() {
+            self.open = false;
+        }
+    }
+
+    async fn event(&mut self, event: RelayEvent) {
+        self.send(&ServerMsg::Event { at_ms: now_ms(), event }).await;
+    }
+
+    async fn forward(&mut self, event: UpstreamEvent) {
+        let msg = match event {
+            UpstreamEvent::Frame { at_ms, frame } => {
+                ServerMsg::Message { direction: Direction::In, at_ms, size: frame.len(), frame }
+            }
+            UpstreamEvent::Written { at_ms, frame } => {
+                ServerMsg::Message { direction: Direction::Out, at_ms, size: frame.len(), frame }
+            }
+            UpstreamEvent::Relay { at_ms, event } => ServerMsg::Event { at_ms, event },
+        };
+        self.send(&msg).await;
+    }
+}
+
+#[cfg(test)]
+mod tests;

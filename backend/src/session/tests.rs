@@ -1,0 +1,144 @@
+//! The session actor driven through channels in place of a WebSocket, with real processes.
+
+use std::time::Duration;
+
+use futures_util::{sink, stream};
+use serde_json::{Value, json};
+use tokio::sync::mpsc as tmpsc;
+
+use super::*;
+use crate::upstream::stdio::tests::alive;
+
+struct Page {
+    to_relay: Option<tmpsc::Sender<String>>,
+    from_relay: tmpsc::Receiver<String>,
+    task: tokio::task::JoinHandle<()>,
+    _shutdown: watch::Sender<bool>,
+}
+
+fn start() -> Page {
+    let (to_relay, relay_in) = tmpsc::channel::<String>(16);
+    let (relay_out, from_relay) = tmpsc::channel::<String>(256);
+    let rx = Box::pin(stream::unfold(relay_in, |mut r| async move { r.recv().await.map(|m| (m, r)) }));
+    let tx = Box::pin(sink::unfold(relay_out, |s, m: String| async move {
+        s.send(m).await.map_err(|_| ())?;
+        Ok::<_, ()>(s)
+    }));
+    let config = Arc::new(SessionConfig {
+        preset: Target::Demo,
+        limits: Limits { max_message_bytes: 1 << 20, max_stderr_line_bytes: 1024 },
+        demo_command: ("true".into(), vec![]),
+    });
+    let (shutdown_tx, shutdown) = watch::channel(false);
+    let task = tokio::spawn(run(tx, rx, config, shutdown));
+    Page { to_relay: Some(to_relay), from_relay, task, _shutdown: shutdown_tx }
+}
+
+impl Page {
+    async fn send(&self, msg: Value) {
+        self.to_relay.as_ref().unwrap().send(msg.to_string()).await.unwrap();
+    }
+
+    async fn next(&mut self) -> Value {
+        let text = tokio::time::timeout(Duration::from_secs(10), self.from_relay.recv())
+            .await
+            .expect("a relay message in time")
+            .expect("relay still talking");
+        serde_json::from_str(&text).unwrap()
+    }
+
+    /// Reads until a message matches, returning everything read.
+    async fn until(&mut self, pred: impl Fn(&Value) -> bool) -> Vec<Value> {
+        let mut seen = Vec::new();
+        loop {
+            let m = self.next().await;
+            let done = pred(&m);
+            seen.push(m);
+            if done {
+                return seen;
+            }
+        }
+    }
+}
+
+fn is_event(kind: &str) -> impl Fn(&Value) -> bool + '_ {
+    move |m| m["type"] == "event" && m["event"]["kind"] == kind
+}
+
+async fn connect_sh(page: &mut Page, script: &str) -> u32 {
+    page.send(json!({"type": "connect", "target": {"transport": "stdio", "command": "sh", "args": ["-c", script]}}))
+        .await;
+    let spawned = page.until(is_event("spawned")).await.pop().unwrap();
+    spawned["event"]["pid"].as_u64().unwrap() as u32
+}
+
+async fn gone(pid: u32) -> bool {
+    for _ in 0..50 {
+        if !alive(pid) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    false
+}
+
+#[tokio::test]
+async fn relays_frames_both_ways_and_disconnect_ends_the_server() {
+    let mut page = start();
+    let hello = page.next().await;
+    assert_eq!(hello["type"], "hello");
+    assert_eq!(hello["preset"], json!({"transport": "demo"}));
+    let pid = connect_sh(&mut page, r#"while read -r l; do printf '%s\n' "$l"; done"#).await;
+    let frame = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    page.send(json!({"type": "send", "frame": frame})).await;
+    let out = page.next().await;
+    assert_eq!((out["direction"].as_str(), out["frame"].as_str(), out["size"].as_u64()), (Some("out"), Some(frame), Some(40)));
+    let back = page.next().await;
+    assert_eq!((back["direction"].as_str(), back["frame"].as_str()), (Some("in"), Some(frame)));
+    assert!(back["at_ms"].as_f64().unwrap() >= out["at_ms"].as_f64().unwrap());
+
+    page.send(json!({"type": "disconnect"})).await;
+    let rest = page.until(is_event("closed")).await;
+    assert!(rest.iter().any(is_event("exited")), "{rest:?}");
+    assert_eq!(rest.last().unwrap()["event"]["reason"], "disconnected");
+    assert!(gone(pid).await, "server outlived disconnect");
+
+    // The socket stays usable: a second server on the same session.
+    let pid2 = connect_sh(&mut page, "sleep 30").await;
+    assert_ne!(pid, pid2);
+    page.to_relay = None; // the page goes away
+    tokio::time::timeout(Duration::from_secs(10), page.task).await.unwrap().unwrap();
+    assert!(gone(pid2).await, "server outlived its socket");
+}
+
+#[tokio::test]
+async fn bad_input_gets_clear_errors_and_the_session_goes_on() {
+    let mut page = start();
+    page.next().await;
+    page.send(json!({"type": "launch"})).await;
+    let e = page.next().await;
+    assert!(e["event"]["message"].as_str().unwrap().starts_with("unreadable message from the page"), "{e}");
+    page.send(json!({"type": "send", "frame": "{}"})).await;
+    assert_eq!(page.next().await["event"]["message"], "not connected: the message was not sent");
+    page.send(json!({"type": "connect", "target": {"transport": "stdio", "command": "/nonexistent/server"}})).await;
+    let e = page.next().await;
+    assert!(e["event"]["message"].as_str().unwrap().contains("could not start \"/nonexistent/server\""), "{e}");
+    assert_eq!(page.next().await["event"]["kind"], "closed");
+
+    connect_sh(&mut page, "sleep 30").await;
+    page.send(json!({"type": "connect", "target": {"transport": "demo"}})).await;
+    assert_eq!(page.next().await["event"]["message"], "already connected: disconnect first");
+    page.send(json!({"type": "send", "frame": "{\"broken\""})).await;
+    assert!(page.next().await["event"]["message"].as_str().unwrap().starts_with("not a JSON-RPC message"));
+}
+
+#[tokio::test]
+async fn a_server_that_exits_closes_the_upstream() {
+    let mut page = start();
+    page.next().await;
+    connect_sh(&mut page, "echo bye >&2; exit 7").await;
+    let rest = page.until(is_event("closed")).await;
+    let exited = rest.iter().find(|m| is_event("exited")(m)).unwrap();
+    assert_eq!(exited["event"]["code"], 7);
+    assert_eq!(rest.last().unwrap()["event"]["reason"], "the server exited");
+}
