@@ -1,0 +1,146 @@
+//! The built-in demo MCP server: one tool for each kind of content and behaviour the
+//! playground can show (text, image, audio, resources, structured output, tool errors,
+//! destructive hints, progress and cancellation, and a tool list that changes).
+//!
+//! Built on `rmcp` with a hand-written [`ServerHandler`] so that every tool's JSON (raw
+//! schemas, annotations, content items) is exactly what we wrote.
+
+mod args;
+mod catalog;
+mod media;
+mod tools;
+
+#[cfg(test)]
+mod tests;
+
+use std::{
+    borrow::Cow,
+    sync::atomic::{AtomicBool, Ordering},
+};
+
+use rmcp::{
+    ErrorData, RoleServer, ServerHandler, ServiceExt,
+    model::{
+        CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+        ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
+    },
+    service::RequestContext,
+};
+use tokio::io::{AsyncRead, AsyncWrite};
+
+use args::Args;
+
+/// Runs the demo server over this process's stdin/stdout until stdin closes.
+pub async fn run_stdio() -> anyhow::Result<()> {
+    let (stdin, stdout) = rmcp::transport::stdio();
+    serve(stdin, stdout).await
+}
+
+/// Runs the demo server over any byte stream pair until `read` reaches end of file.
+pub async fn serve<R, W>(read: R, write: W) -> anyhow::Result<()>
+where
+    R: AsyncRead + Send + Unpin + 'static,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    let running = DemoServer::default().serve((read, write)).await?;
+    let reason = running.waiting().await?;
+    tracing::info!(?reason, "demo server stopped");
+    Ok(())
+}
+
+/// The handler; rmcp shares one instance between all concurrent requests.
+#[derive(Debug, Default)]
+pub struct DemoServer {
+    /// Whether `extra_tool` is currently listed (flipped by `toggle_extra_tool`).
+    extra_enabled: AtomicBool,
+}
+
+impl DemoServer {
+    /// Flips `extra_tool` in or out of the list, then tells the client to re-list.
+    async fn toggle_extra_tool(&self, context: &RequestContext<RoleServer>) -> CallToolResult {
+        let enabled = !self.extra_enabled.fetch_xor(true, Ordering::SeqCst);
+        if let Err(error) = context.peer.notify_tool_list_changed().await {
+            tracing::warn!(%error, "could not send notifications/tools/list_changed");
+        }
+        let text = if enabled {
+            "extra_tool was added to the tool list"
+        } else {
+            "extra_tool was removed from the tool list"
+        };
+        CallToolResult::success(vec![ContentBlock::text(text)])
+    }
+}
+
+impl ServerHandler for DemoServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tool_list_changed()
+                .build(),
+        )
+        .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
+        .with_server_info(
+            Implementation::new("mcp-playground-demo", env!("CARGO_PKG_VERSION"))
+                .with_title("MCP Playground demo server"),
+        )
+        .with_instructions(
+            "A harmless demo server for trying out MCP clients. Each tool shows one feature: \
+             echo (text), get_image, get_audio, get_resources, get_weather (structured output), \
+             fail (tool errors), delete_everything (destructive hints; deletes nothing), \
+             slow_task (progress and cancellation) and toggle_extra_tool (list_changed).",
+        )
+    }
+
+    /// Only revisions with the `initialize` handshake: there `list_changed` is a plain
+    /// notification, while 2026-07-28 would require `subscriptions/listen`.
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(ProtocolVersion::known_up_to(
+            &ProtocolVersion::LATEST_WITH_INITIALIZE,
+        ))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let tools = catalog::tools(self.extra_enabled.load(Ordering::SeqCst));
+        Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let args = Args::new(request.arguments.as_ref());
+        let name = request.name.as_ref();
+        tracing::debug!(tool = name, "demo tool called");
+        let outcome = match name {
+            "echo" => tools::echo(&args),
+            "get_image" => tools::get_image(&args),
+            "get_audio" => tools::get_audio(&args),
+            "get_resources" => tools::get_resources(),
+            "get_weather" => tools::get_weather(&args),
+            "fail" => tools::fail(&args),
+            "delete_everything" => tools::delete_everything(&args),
+            "slow_task" => tools::slow_task(&args, &context).await,
+            "toggle_extra_tool" => Ok(self.toggle_extra_tool(&context).await),
+            catalog::EXTRA_TOOL if self.extra_enabled.load(Ordering::SeqCst) => Ok(
+                CallToolResult::success(vec![ContentBlock::text("extra tool called")]),
+            ),
+            unknown => {
+                return Err(ErrorData::invalid_params(
+                    format!("unknown tool `{unknown}`; call tools/list to see the tools"),
+                    None,
+                ));
+            }
+        };
+        let result = outcome.unwrap_or_else(|message| {
+            tracing::debug!(tool = name, %message, "demo tool returned an error");
+            CallToolResult::error(vec![ContentBlock::text(message)])
+        });
+        Ok(result.into())
+    }
+}

@@ -1,0 +1,38 @@
+//! The MCP Playground page: a Leptos app that is the MCP client. [`store`] holds the state
+//! and talks to the relay through [`ws`]; each panel is one feature of the page.
+
+use leptos::prelude::*;
+
+mod panels;
+pub mod store;
+mod theme;
+mod ws;
+
+use store::Store;
+
+/// The whole page.
+#[component]
+pub fn App() -> impl IntoView {
+    let store = Store::new();
+    provide_context(store);
+    store.start();
+    theme::init();
+    view! {
+        <div class="app">
+            <panels::header::Header />
+            <panels::relay_banner::RelayBanner />
+            <main class="layout">
+                <aside class="sidebar">
+                    <panels::connection::ConnectionPanel />
+                    <panels::tools::ToolList />
+                </aside>
+                <section class="workspace">
+                    <panels::call::CallPanel />
+                </section>
+                <aside class="timeline-column">
+                    <panels::timeline::TimelinePanel />
+                </aside>
+            </main>
+        </div>
+    }
+}

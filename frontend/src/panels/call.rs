@@ -1,0 +1,96 @@
+//! The selected tool: what it is (title, description, annotations, schemas), its arguments,
+//! the Call button and the result.
+
+use leptos::prelude::*;
+use shared::mcp::Tool;
+
+use super::json::JsonBlock;
+use super::result::ResultPane;
+use super::tools::Badges;
+use crate::store::{CallState, ConnState, Store};
+
+#[component]
+pub fn CallPanel() -> impl IntoView {
+    let store = expect_context::<Store>();
+    let tool = move || {
+        let name = store.selected.get()?;
+        store.tools.with(|t| t.iter().find(|t| t.name == name).cloned())
+    };
+    view! {
+        <div class="call-panel">
+            {move || match tool() {
+                Some(tool) => view! { <ToolDetail tool /> }.into_any(),
+                None => view! { <EmptyState /> }.into_any(),
+            }}
+            <ResultPane />
+        </div>
+    }
+}
+
+#[component]
+fn EmptyState() -> impl IntoView {
+    let store = expect_context::<Store>();
+    view! {
+        <div class="panel empty-state">
+            <h2>{move || if store.conn.get() == ConnState::Connected { "Pick a tool" } else { "Explore an MCP server" }}</h2>
+            <p>{move || if store.conn.get() == ConnState::Connected {
+                "Choose a tool on the left to see its schema, fill its arguments and call it."
+            } else {
+                "Connect to the built-in demo server or any stdio server. Every message appears in the timeline on the right."
+            }}</p>
+        </div>
+    }
+}
+
+#[component]
+fn ToolDetail(tool: Tool) -> impl IntoView {
+    let store = expect_context::<Store>();
+    let pending = move || matches!(store.call.get(), CallState::Pending { .. });
+    let can_call = move || store.conn.get() == ConnState::Connected && !pending();
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) && can_call() {
+            ev.prevent_default();
+            store.call_selected();
+        }
+    };
+    let annotations = tool.annotations.clone();
+    view! {
+        <section class="panel tool-detail" data-testid="tool-detail" data-tool-name=tool.name.clone()>
+            <div class="detail-head">
+                <div>
+                    <h2 class="detail-title">{tool.display_name().to_owned()}</h2>
+                    <div class="tool-name mono">{tool.name.clone()}</div>
+                </div>
+                <div class="badges"><Badges tool=tool.clone() /></div>
+            </div>
+            {tool.description.clone().map(|d| view! { <p class="description">{d}</p> })}
+            <div class="schemas">
+                <details>
+                    <summary>"Input schema"</summary>
+                    <JsonBlock value=tool.input_schema.clone() />
+                </details>
+                {tool.output_schema.clone().map(|s| view! {
+                    <details><summary>"Output schema"</summary><JsonBlock value=s /></details>
+                })}
+                {annotations.map(|a| view! {
+                    <details><summary>"Annotations"</summary>
+                        <JsonBlock value=serde_json::to_value(&a).unwrap_or_default() />
+                    </details>
+                })}
+            </div>
+            <label class="field-label" for="args">"Arguments " <span class="hint">"JSON · Ctrl+Enter to call"</span></label>
+            <textarea id="args" class="input mono args-editor" data-testid="raw-args-editor" spellcheck="false"
+                rows=move || store.args_text.with(|t| t.lines().count().clamp(3, 18).to_string())
+                prop:value=move || store.args_text.get()
+                on:input=move |ev| store.args_text.set(event_target_value(&ev))
+                on:keydown=on_key></textarea>
+            {move || store.args_error.get().map(|e| view! { <p class="error-text" data-testid="args-errors">{e}</p> })}
+            <div class="actions">
+                <button class="button primary" data-testid="call-button" prop:disabled=move || !can_call()
+                    on:click=move |_| store.call_selected()>
+                    {move || if pending() { "Calling…" } else { "Call tool" }}
+                </button>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,105 @@
+//! Choosing a server and connecting: transport, command line and environment; the
+//! connection's state, the server's identity and its stderr.
+
+use leptos::prelude::*;
+
+use crate::store::{ConnState, Store};
+
+#[component]
+pub fn ConnectionPanel() -> impl IntoView {
+    let store = expect_context::<Store>();
+    let busy = move || matches!(store.conn.get(), ConnState::Connecting | ConnState::Connected);
+    let is_stdio = move || store.transport.get() == "stdio";
+    let on_button = move |_| if busy() { store.disconnect() } else { store.connect() };
+    let on_enter = move |ev: web_sys::KeyboardEvent| {
+        if ev.key() == "Enter" && !busy() {
+            store.connect();
+        }
+    };
+    view! {
+        <section class="panel connection">
+            <h2 class="panel-title">"Server"</h2>
+            <label class="field-label" for="transport">"Transport"</label>
+            <select id="transport" class="input" data-testid="connect-transport"
+                prop:value=move || store.transport.get()
+                on:change=move |ev| store.transport.set(event_target_value(&ev))
+                prop:disabled=busy>
+                <option value="demo">"Built-in demo server"</option>
+                <option value="stdio">"Local command (stdio)"</option>
+            </select>
+            <Show when=is_stdio>
+                <label class="field-label" for="command">"Command"</label>
+                <input id="command" class="input mono" data-testid="connect-command" type="text"
+                    placeholder="npx -y @modelcontextprotocol/server-everything" spellcheck="false"
+                    prop:value=move || store.command.get()
+                    on:input=move |ev| store.command.set(event_target_value(&ev))
+                    on:keydown=on_enter
+                    prop:disabled=busy />
+                <label class="field-label" for="env">"Environment " <span class="hint">"KEY=VALUE per line"</span></label>
+                <textarea id="env" class="input mono" data-testid="connect-env" rows="2" spellcheck="false"
+                    prop:value=move || store.env.get()
+                    on:input=move |ev| store.env.set(event_target_value(&ev))
+                    prop:disabled=busy></textarea>
+            </Show>
+            <button class="button primary wide" data-testid="connect-button" on:click=on_button
+                class:danger=busy>
+                {move || match store.conn.get() {
+                    ConnState::Connected => "Disconnect",
+                    ConnState::Connecting => "Cancel",
+                    _ => "Connect",
+                }}
+            </button>
+            <div class="status-line" data-testid="connection-status" data-state=move || store.conn.with(|c| c.as_str())>
+                <span class="dot"></span>
+                {move || match store.conn.get() {
+                    ConnState::Disconnected => "Disconnected".to_owned(),
+                    ConnState::Connecting => "Connecting…".to_owned(),
+                    ConnState::Connected => "Connected".to_owned(),
+                    ConnState::Error(why) => why,
+                }}
+            </div>
+            <ServerInfoCard />
+            <StderrView />
+        </section>
+    }
+}
+
+#[component]
+fn ServerInfoCard() -> impl IntoView {
+    let store = expect_context::<Store>();
+    move || {
+        store.server.get().map(|s| {
+            let caps = s.capabilities.join(", ");
+            view! {
+                <div class="server-info" data-testid="server-info" data-protocol-version=s.protocol_version.clone()>
+                    <div class="server-name">{s.title.clone().unwrap_or_else(|| s.name.clone())}</div>
+                    <dl class="facts">
+                        <dt>"Name"</dt><dd class="mono">{s.name.clone()}</dd>
+                        <dt>"Version"</dt><dd class="mono">{s.version.clone()}</dd>
+                        <dt>"Protocol"</dt><dd class="mono">{s.protocol_version.clone()}</dd>
+                        <dt>"Offers"</dt><dd>{if caps.is_empty() { "nothing declared".to_owned() } else { caps }}</dd>
+                    </dl>
+                    {s.instructions.map(|i| view! { <details class="instructions"><summary>"Instructions"</summary><p>{i}</p></details> })}
+                </div>
+            }
+        })
+    }
+}
+
+#[component]
+fn StderrView() -> impl IntoView {
+    let store = expect_context::<Store>();
+    let count = move || store.stderr.with(Vec::len);
+    view! {
+        <Show when=move || { count() > 0 }>
+            <details class="stderr">
+                <summary>"Server stderr " <span class="count">{count}</span></summary>
+                <div class="stderr-lines mono" data-testid="server-stderr">
+                    <For each=move || store.stderr.get().into_iter().enumerate() key=|(i, _)| *i let:item>
+                        <div class="stderr-line">{item.1}</div>
+                    </For>
+                </div>
+            </details>
+        </Show>
+    }
+}

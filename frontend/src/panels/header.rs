@@ -1,0 +1,34 @@
+//! The top bar: product name, the server in use and the theme switch.
+
+use leptos::prelude::*;
+
+use crate::store::Store;
+use crate::theme::ThemeToggle;
+
+#[component]
+pub fn Header() -> impl IntoView {
+    let store = expect_context::<Store>();
+    let state = move || store.conn.with(|c| c.as_str());
+    view! {
+        <header class="topbar">
+            <div class="brand">
+                <svg class="logo" viewBox="0 0 32 32" aria-hidden="true"><rect width="32" height="32" rx="8" /><path d="M8 22V10l8 7 8-7v12" /></svg>
+                <span class="brand-name">"MCP Playground"</span>
+            </div>
+            <div class="topbar-status">
+                <span class="pill" data-state=state>
+                    <span class="dot"></span>
+                    {move || store.server.with(|s| match s {
+                        Some(s) => format!("{} {}", s.title.clone().unwrap_or_else(|| s.name.clone()), s.version),
+                        None => match store.conn.get() {
+                            crate::store::ConnState::Connecting => "Connecting…".to_owned(),
+                            crate::store::ConnState::Error(_) => "Connection failed".to_owned(),
+                            _ => "Not connected".to_owned(),
+                        },
+                    })}
+                </span>
+            </div>
+            <ThemeToggle />
+        </header>
+    }
+}

@@ -1,0 +1,10 @@
+//! The page's panels, one feature per file.
+
+pub mod call;
+pub mod connection;
+pub mod header;
+pub mod json;
+pub mod relay_banner;
+pub mod result;
+pub mod timeline;
+pub mod tools;

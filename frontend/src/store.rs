@@ -1,0 +1,488 @@
+//! The page's state and the one place that reacts to the relay: it feeds frames to the
+//! sans-IO [`McpClient`] and the [`Timeline`], and turns what they say into signals that
+//! the panels show. Components read signals and call the actions here; they hold no
+//! protocol logic.
+
+use std::collections::HashMap;
+
+use leptos::prelude::*;
+use serde_json::Value;
+use shared::client::{CallOutcome, McpClient, Update as ClientUpdate};
+use shared::cmdline;
+use shared::jsonrpc::{self, Id};
+use shared::mcp::Tool;
+use shared::relay::{ClientMsg, Direction, RelayEvent, ServerMsg, Target};
+use shared::timeline::{Row, Timeline};
+
+use crate::ws::{RelaySocket, SocketState, token_from_location};
+
+/// Stderr lines kept for the stderr view.
+const MAX_STDERR_LINES: usize = 500;
+
+/// The upstream connection as `connection-status` shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConnState {
+    Disconnected,
+    Connecting,
+    Connected,
+    Error(String),
+}
+
+impl ConnState {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            ConnState::Disconnected => "disconnected",
+            ConnState::Connecting => "connecting",
+            ConnState::Connected => "connected",
+            ConnState::Error(_) => "error",
+        }
+    }
+}
+
+/// Who the server says it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerInfo {
+    pub name: String,
+    pub title: Option<String>,
+    pub version: String,
+    pub protocol_version: String,
+    pub capabilities: Vec<String>,
+    pub instructions: Option<String>,
+}
+
+/// The last call, as the result pane shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CallState {
+    Idle,
+    Pending { id: Id, tool: String },
+    Done { tool: String, outcome: CallOutcome, duration_ms: Option<f64> },
+    TransportError { tool: String, message: String },
+}
+
+impl CallState {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            CallState::Idle => "idle",
+            CallState::Pending { .. } => "pending",
+            CallState::Done { outcome: CallOutcome::ProtocolError { .. }, .. } => "protocol-error",
+            CallState::Done { outcome: CallOutcome::Result { result, .. }, .. } if result.is_error == Some(true) => {
+                "tool-error"
+            }
+            CallState::Done { .. } => "ok",
+            CallState::TransportError { .. } => "transport-error",
+        }
+    }
+}
+
+/// A timeline row ready to show.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RowView {
+    pub seq: usize,
+    pub rel_ms: f64,
+    pub direction: &'static str,
+    pub kind: &'static str,
+    pub method: String,
+    pub id: Option<String>,
+    pub size: usize,
+    pub duration_ms: Option<f64>,
+    pub partner: Option<usize>,
+}
+
+impl RowView {
+    fn new(row: &Row, start_ms: f64) -> Self {
+        Self {
+            seq: row.seq,
+            rel_ms: row.at_ms - start_ms,
+            direction: row.direction.as_str(),
+            kind: row.kind.as_str(),
+            method: row.method.clone().unwrap_or_default(),
+            id: row.id.as_ref().map(|id| match id {
+                Id::Number(n) => n.to_string(),
+                Id::String(s) => s.clone(),
+            }),
+            size: row.size,
+            duration_ms: row.duration_ms,
+            partner: row.partner,
+        }
+    }
+}
+
+/// All the page's state: signals for what is shown, stored values for the rest.
+#[derive(Clone, Copy)]
+pub struct Store {
+    pub relay: RwSignal<SocketState>,
+    pub conn: RwSignal<ConnState>,
+    pub transport: RwSignal<String>,
+    pub command: RwSignal<String>,
+    pub env: RwSignal<String>,
+    pub server: RwSignal<Option<ServerInfo>>,
+    pub stderr: RwSignal<Vec<String>>,
+    pub tools: RwSignal<Vec<Tool>>,
+    pub tools_loading: RwSignal<bool>,
+    pub tools_error: RwSignal<Option<String>>,
+    pub tool_filter: RwSignal<String>,
+    pub selected: RwSignal<Option<String>>,
+    pub args_text: RwSignal<String>,
+    pub args_error: RwSignal<Option<String>>,
+    pub call: RwSignal<CallState>,
+    pub rows: RwSignal<Vec<RowView>>,
+    pub selected_row: RwSignal<Option<usize>>,
+    pub notices: RwSignal<Vec<String>>,
+    client: StoredValue<McpClient>,
+    timeline: StoredValue<Timeline>,
+    socket: StoredValue<Option<RelaySocket>, LocalStorage>,
+    disconnect_requested: StoredValue<bool>,
+    preset_applied: StoredValue<bool>,
+    last_exit: StoredValue<Option<String>>,
+    /// Arguments typed per tool during this session.
+    drafts: StoredValue<HashMap<String, String>>,
+}
+
+fn new_client() -> McpClient {
+    McpClient::new(env!("CARGO_PKG_VERSION"), shared::DEFAULT_PROTOCOL_VERSION)
+}
+
+impl Store {
+    pub fn new() -> Self {
+        Self {
+            relay: RwSignal::new(SocketState::Opening),
+            conn: RwSignal::new(ConnState::Disconnected),
+            transport: RwSignal::new("demo".into()),
+            command: RwSignal::new(String::new()),
+            env: RwSignal::new(String::new()),
+            server: RwSignal::new(None),
+            stderr: RwSignal::new(Vec::new()),
+            tools: RwSignal::new(Vec::new()),
+            tools_loading: RwSignal::new(false),
+            tools_error: RwSignal::new(None),
+            tool_filter: RwSignal::new(String::new()),
+            selected: RwSignal::new(None),
+            args_text: RwSignal::new("{}".into()),
+            args_error: RwSignal::new(None),
+            call: RwSignal::new(CallState::Idle),
+            rows: RwSignal::new(Vec::new()),
+            selected_row: RwSignal::new(None),
+            notices: RwSignal::new(Vec::new()),
+            client: StoredValue::new(new_client()),
+            timeline: StoredValue::new(Timeline::new()),
+            socket: StoredValue::new_local(None),
+            disconnect_requested: StoredValue::new(false),
+            preset_applied: StoredValue::new(false),
+            last_exit: StoredValue::new(None),
+            drafts: StoredValue::new(HashMap::new()),
+        }
+    }
+
+    /// Opens the socket to the relay.
+    pub fn start(self) {
+        let Some(token) = token_from_location() else {
+            self.relay.set(SocketState::Lost(
+                "this page's URL has no token: open the URL that mcp-playground printed".into(),
+            ));
+            return;
+        };
+        match RelaySocket::open(&token, move |m| self.on_server_msg(m), move |s| self.on_socket_state(s)) {
+            Ok(socket) => self.socket.set_value(Some(socket)),
+            Err(e) => self.relay.set(SocketState::Lost(e)),
+        }
+    }
+
+    fn send(self, msg: &ClientMsg) -> bool {
+        self.socket.with_value(|s| s.as_ref().is_some_and(|s| s.send(msg)))
+    }
+
+    fn send_frame(self, frame: String) {
+        self.send(&ClientMsg::Send { frame });
+    }
+
+    fn on_socket_state(self, state: SocketState) {
+        if let SocketState::Lost(reason) = &state {
+            if matches!(self.conn.get_untracked(), ConnState::Connecting | ConnState::Connected) {
+                self.conn.set(ConnState::Error(reason.clone()));
+            }
+            self.fail_pending_call("the relay connection was lost");
+        }
+        self.relay.set(state);
+    }
+
+    /// Connects to the server described by the connection form.
+    pub fn connect(self) {
+        let target = match self.transport.get_untracked().as_str() {
+            "demo" => Target::Demo,
+            _ => {
+                let words = match cmdline::split_command_line(&self.command.get_untracked()) {
+                    Ok(w) => w,
+                    Err(e) => return self.conn.set(ConnState::Error(e.to_string())),
+                };
+                let env = match cmdline::parse_env(&self.env.get_untracked()) {
+                    Ok(env) => env,
+                    Err(e) => return self.conn.set(ConnState::Error(e.to_string())),
+                };
+                let (command, args) = words.split_first().expect("split_command_line never returns nothing");
+                Target::Stdio { command: command.clone(), args: args.to_vec(), env }
+            }
+        };
+        self.client.set_value(new_client());
+        self.timeline.set_value(Timeline::new());
+        self.rows.set(Vec::new());
+        self.selected_row.set(None);
+        self.stderr.set(Vec::new());
+        self.server.set(None);
+        self.tools.set(Vec::new());
+        self.tools_error.set(None);
+        self.notices.set(Vec::new());
+        self.call.set(CallState::Idle);
+        self.disconnect_requested.set_value(false);
+        self.last_exit.set_value(None);
+        if self.send(&ClientMsg::Connect { target }) {
+            self.conn.set(ConnState::Connecting);
+        } else {
+            self.conn.set(ConnState::Error("not connected to the relay".into()));
+        }
+    }
+
+    pub fn disconnect(self) {
+        self.disconnect_requested.set_value(true);
+        self.send(&ClientMsg::Disconnect);
+    }
+
+    pub fn refresh_tools(self) {
+        let frame = self.client.try_update_value(|c| c.list_tools()).expect("client lives");
+        self.tools_loading.set(true);
+        self.send_frame(frame);
+    }
+
+    pub fn select_tool(self, name: String) {
+        if let Some(previous) = self.selected.get_untracked() {
+            let text = self.args_text.get_untracked();
+            self.drafts.update_value(|d| {
+                d.insert(previous, text);
+            });
+        }
+        let draft = self.drafts.with_value(|d| d.get(&name).cloned());
+        let text = draft.unwrap_or_else(|| {
+            let skeleton = self
+                .tools
+                .with_untracked(|t| t.iter().find(|t| t.name == name).map(|t| skeleton_args(&t.input_schema)))
+                .unwrap_or_else(|| Value::Object(Default::default()));
+            serde_json::to_string_pretty(&skeleton).unwrap_or_else(|_| "{}".into())
+        });
+        self.args_text.set(text);
+        self.args_error.set(None);
+        self.selected.set(Some(name));
+    }
+
+    /// Calls the selected tool with the arguments in the editor.
+    pub fn call_selected(self) {
+        let Some(tool) = self.selected.get_untracked() else { return };
+        let arguments = match serde_json::from_str::<Value>(&self.args_text.get_untracked()) {
+            Ok(v @ Value::Object(_)) => v,
+            Ok(_) => return self.args_error.set(Some("arguments must be a JSON object".into())),
+            Err(e) => return self.args_error.set(Some(format!("not valid JSON: {e}"))),
+        };
+        self.args_error.set(None);
+        let (id, frame) = self.client.try_update_value(|c| c.call_tool(&tool, arguments)).expect("client lives");
+        self.call.set(CallState::Pending { id, tool });
+        self.send_frame(frame);
+    }
+
+    fn fail_pending_call(self, message: &str) {
+        if let CallState::Pending { tool, .. } = self.call.get_untracked() {
+            self.call.set(CallState::TransportError { tool, message: message.into() });
+        }
+    }
+
+    fn push_row(self, seq: usize) -> Option<f64> {
+        let (view, duration) = self.timeline.with_value(|t| {
+            let row = &t.rows()[seq];
+            (RowView::new(row, t.start_ms().unwrap_or(row.at_ms)), row.duration_ms)
+        });
+        self.rows.update(|rows| {
+            if let Some(p) = view.partner
+                && let Some(req) = rows.get_mut(p)
+            {
+                req.partner = Some(seq);
+            }
+            rows.push(view);
+        });
+        duration
+    }
+
+    /// The full JSON of a row, for the detail view.
+    pub fn row_detail(self, seq: usize) -> Option<String> {
+        self.timeline.with_value(|t| t.pretty(seq))
+    }
+
+    fn on_server_msg(self, msg: ServerMsg) {
+        match msg {
+            ServerMsg::Hello { preset, .. } => self.apply_preset(preset),
+            ServerMsg::Message { direction, at_ms, size, frame } => {
+                let parsed = (direction == Direction::In).then(|| jsonrpc::parse(&frame)).and_then(Result::ok);
+                let seq = self.timeline.try_update_value(|t| t.push_message(direction, at_ms, size, frame)).expect("timeline lives");
+                let duration = self.push_row(seq);
+                if let Some((value, classified)) = parsed {
+                    let handled = self.client.try_update_value(|c| c.handle(&value, &classified)).expect("client lives");
+                    for reply in handled.replies {
+                        self.send_frame(reply);
+                    }
+                    for update in handled.updates {
+                        self.apply(update, duration);
+                    }
+                }
+            }
+            ServerMsg::Event { at_ms, event } => {
+                let seq = self.timeline.try_update_value(|t| t.push_event(at_ms, &event)).expect("timeline lives");
+                self.push_row(seq);
+                self.on_relay_event(event);
+            }
+        }
+    }
+
+    fn apply_preset(self, preset: Target) {
+        if self.preset_applied.get_value() {
+            return;
+        }
+        self.preset_applied.set_value(true);
+        self.transport.set(preset.transport().into());
+        if let Target::Stdio { command, args, env } = preset {
+            let mut words = vec![command];
+            words.extend(args);
+            self.command.set(cmdline::join_command_line(&words));
+            self.env.set(cmdline::format_env(&env));
+        }
+    }
+
+    fn on_relay_event(self, event: RelayEvent) {
+        match event {
+            RelayEvent::Spawned { .. } => {
+                let frame = self.client.try_update_value(|c| c.initialize()).expect("client lives");
+                self.send_frame(frame);
+            }
+            RelayEvent::Stderr { line, .. } => self.stderr.update(|s| {
+                s.push(line);
+                if s.len() > MAX_STDERR_LINES {
+                    s.drain(..s.len() - MAX_STDERR_LINES);
+                }
+            }),
+            RelayEvent::Exited { code, signal } => {
+                let how = match (code, signal) {
+                    (Some(c), _) => format!("the server exited with code {c}"),
+                    (None, Some(s)) => format!("the server was ended by signal {s}"),
+                    _ => "the server exited".to_owned(),
+                };
+                self.last_exit.set_value(Some(how));
+            }
+            RelayEvent::Closed { reason } => {
+                let asked = self.disconnect_requested.get_value();
+                let state = self.conn.get_untracked();
+                if asked || matches!(state, ConnState::Disconnected | ConnState::Error(_)) {
+                    if !matches!(state, ConnState::Error(_)) {
+                        self.conn.set(ConnState::Disconnected);
+                    }
+                } else {
+                    let mut why = self.last_exit.get_value().unwrap_or(reason);
+                    if let Some(last) = self.stderr.with_untracked(|s| s.last().cloned()) {
+                        why = format!("{why}; last stderr line: {last}");
+                    }
+                    self.conn.set(ConnState::Error(why));
+                }
+                self.tools_loading.set(false);
+                self.fail_pending_call("the connection to the server ended during the call");
+            }
+            RelayEvent::Error { message } => {
+                if self.conn.get_untracked() == ConnState::Connecting {
+                    self.conn.set(ConnState::Error(message));
+                } else {
+                    self.notices.update(|n| n.push(message));
+                }
+            }
+            RelayEvent::Oversized { direction, size, limit } => {
+                let which = if direction == Direction::In { "from the server" } else { "to the server" };
+                self.notices.update(|n| n.push(format!("a message {which} of {size} bytes exceeded the limit of {limit} bytes and was dropped")));
+            }
+            RelayEvent::InvalidFrame { error, .. } => {
+                self.notices.update(|n| n.push(format!("the server wrote a line that is not JSON-RPC ({error})")));
+            }
+        }
+    }
+
+    fn apply(self, update: ClientUpdate, duration_ms: Option<f64>) {
+        match update {
+            ClientUpdate::Ready(result) => {
+                self.server.set(Some(ServerInfo {
+                    name: result.server_info.name.clone(),
+                    title: result.server_info.title.clone(),
+                    version: result.server_info.version.clone(),
+                    protocol_version: result.protocol_version.clone(),
+                    capabilities: result.capabilities.keys().cloned().collect(),
+                    instructions: result.instructions.clone(),
+                }));
+                self.conn.set(ConnState::Connected);
+                self.tools_loading.set(true);
+            }
+            ClientUpdate::InitializeFailed(message) => {
+                self.conn.set(ConnState::Error(message));
+                self.disconnect();
+            }
+            ClientUpdate::Tools(tools) => {
+                self.tools_loading.set(false);
+                self.tools_error.set(None);
+                let keep = self.selected.get_untracked().filter(|s| tools.iter().any(|t| &t.name == s));
+                self.tools.set(tools);
+                if keep.is_none() {
+                    self.selected.set(None);
+                }
+            }
+            ClientUpdate::ToolsFailed(message) => {
+                self.tools_loading.set(false);
+                self.tools_error.set(Some(message));
+            }
+            ClientUpdate::ToolsChanged => {
+                self.tools_loading.set(true);
+                self.notices.update(|n| n.push("the server's tool list changed; refreshed".into()));
+            }
+            ClientUpdate::CallDone { id, outcome } => {
+                if let CallState::Pending { id: pending, tool } = self.call.get_untracked()
+                    && pending == id
+                {
+                    self.call.set(CallState::Done { tool, outcome, duration_ms });
+                }
+            }
+            ClientUpdate::Progress { .. } => {}
+            ClientUpdate::Notice(n) => self.notices.update(|v| v.push(n)),
+        }
+    }
+}
+
+impl Default for Store {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Arguments to start from: the required properties with their defaults or an empty value
+/// of their type, so a person sees what to fill in.
+pub fn skeleton_args(schema: &Value) -> Value {
+    let mut out = serde_json::Map::new();
+    let required: Vec<&str> =
+        schema["required"].as_array().map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+    if let Some(props) = schema["properties"].as_object() {
+        for (name, prop) in props {
+            if let Some(default) = prop.get("default") {
+                out.insert(name.clone(), default.clone());
+            } else if required.contains(&name.as_str()) {
+                let ty = prop["type"].as_str().unwrap_or("");
+                let empty = match ty {
+                    "string" => Value::String(String::new()),
+                    "number" | "integer" => Value::from(0),
+                    "boolean" => Value::Bool(false),
+                    "array" => Value::Array(Vec::new()),
+                    "object" => Value::Object(Default::default()),
+                    _ => Value::Null,
+                };
+                out.insert(name.clone(), empty);
+            }
+        }
+    }
+    Value::Object(out)
+}
