@@ -1,1 +1,118 @@
-//! stub
+//! Harness for the end-to-end tests: the real `mcp-playground` binary on a free loopback
+//! port, Debian's Chromium driven through chromedriver, real MCP servers from npm, and
+//! process-tree checks. Everything waits on readiness (a line, a socket, an element),
+//! never on a fixed sleep.
+
+pub mod browser;
+pub mod procs;
+
+pub use browser::Browser;
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ has a parent").to_path_buf()
+}
+
+/// Where screenshots go.
+pub fn artifacts() -> PathBuf {
+    let dir = root().join("target").join("e2e");
+    std::fs::create_dir_all(&dir).expect("target/e2e is writable");
+    dir
+}
+
+/// The entry point of `@modelcontextprotocol/server-everything`, installed by `cargo xtask test`.
+pub fn server_everything() -> Result<PathBuf> {
+    let path = root().join("tests/servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    if !path.is_file() {
+        bail!("{} is missing: run `cargo xtask test`, which installs the test servers", path.display());
+    }
+    Ok(path)
+}
+
+/// A running playground relay; killed on drop.
+pub struct Playground {
+    child: Child,
+    pub url: String,
+    pub base: String,
+    pub token: String,
+}
+
+impl Playground {
+    /// Starts the binary on port 0 with a fixed token and waits for its URL line.
+    pub fn start(server: &[&str]) -> Result<Self> {
+        let bin = std::env::var_os("MCP_PLAYGROUND_BIN")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root().join("target/debug/mcp-playground"));
+        if !bin.is_file() {
+            bail!("{} is missing: run `cargo xtask test`, which builds it", bin.display());
+        }
+        let token = format!("e2e-token-{}", std::process::id());
+        let mut cmd = Command::new(&bin);
+        cmd.args(["--port", "0", "--no-open", "--token", &token]);
+        if !server.is_empty() {
+            cmd.arg("--").args(server);
+        }
+        cmd.stdout(Stdio::piped()).stderr(Stdio::inherit()).stdin(Stdio::null());
+        #[allow(clippy::disallowed_methods, reason = "tests start the real binary")]
+        let mut child = cmd.spawn().with_context(|| format!("starting {}", bin.display()))?;
+        let stdout = child.stdout.take().expect("piped");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut lines = BufReader::new(stdout).lines();
+            if let Some(Ok(line)) = lines.next() {
+                let _ = tx.send(line);
+            }
+            // Keep draining so the relay never blocks on a full pipe.
+            for _ in lines {}
+        });
+        let line = rx.recv_timeout(Duration::from_secs(30)).context("the relay printed no URL line within 30 s")?;
+        let url = line
+            .strip_prefix("MCP Playground: ")
+            .with_context(|| format!("unexpected first line: {line:?}"))?
+            .to_owned();
+        let base = url.split("/?").next().unwrap_or(&url).to_owned();
+        Ok(Self { child, url, base, token })
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// `host:port` of the relay.
+    pub fn authority(&self) -> String {
+        self.base.trim_start_matches("http://").to_owned()
+    }
+}
+
+impl Drop for Playground {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Polls `check` every 100 ms until it yields a value or `within` runs out.
+pub async fn eventually<T, F, Fut>(within: Duration, what: &str, mut check: F) -> Result<T>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<Option<T>>>,
+{
+    let deadline = tokio::time::Instant::now() + within;
+    loop {
+        match check().await {
+            Ok(Some(v)) => return Ok(v),
+            Ok(None) | Err(_) if tokio::time::Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Ok(None) => bail!("timed out after {within:?} waiting for {what}"),
+            Err(e) => return Err(e.context(format!("waiting for {what}"))),
+        }
+    }
+}

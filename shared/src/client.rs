@@ -69,6 +69,8 @@ pub struct McpClient {
     tools: Vec<Tool>,
     cursors_seen: HashSet<String>,
     pages: usize,
+    /// Whether `initialize` has succeeded; until then only pings are answered.
+    ready: bool,
 }
 
 impl McpClient {
@@ -82,6 +84,7 @@ impl McpClient {
             tools: Vec::new(),
             cursors_seen: HashSet::new(),
             pages: 0,
+            ready: false,
         }
     }
 
@@ -153,7 +156,9 @@ impl McpClient {
                 out.replies.push(reply);
             }
             Kind::Notification => match c.method.as_deref() {
-                Some("notifications/tools/list_changed") => {
+                // Before initialization a client may send nothing but pings, and the first
+                // tools/list follows `initialize` anyway.
+                Some("notifications/tools/list_changed") if self.ready => {
                     out.updates.push(Update::ToolsChanged);
                     out.replies.push(self.list_tools());
                 }
@@ -181,6 +186,7 @@ impl McpClient {
                 Some(e) => out.updates.push(Update::InitializeFailed(format!("initialize failed: {} ({})", e.message, e.code))),
                 None => match serde_json::from_value::<InitializeResult>(value["result"].clone()) {
                     Ok(r) => {
+                        self.ready = true;
                         out.replies.push(jsonrpc::notification("notifications/initialized", None));
                         out.replies.push(self.list_tools());
                         out.updates.push(Update::Ready(Box::new(r)));
@@ -319,6 +325,10 @@ mod tests {
         assert_eq!(h.replies, [r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"method not supported by MCP Playground: sampling/createMessage"}}"#]);
         let h = feed(&mut c, r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":2,"total":5,"message":"half"}}"#);
         assert_eq!(h.updates, [Update::Progress { token: json!("t"), progress: 2.0, total: Some(5.0), message: Some("half".into()) }]);
+        let h = feed(&mut c, r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#);
+        assert_eq!(h, Handled::default(), "nothing but pings before initialization");
+        c.initialize();
+        feed(&mut c, r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#);
         let h = feed(&mut c, r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#);
         assert_eq!(h.updates, [Update::ToolsChanged]);
         assert_eq!(h.replies.len(), 1);

@@ -1,1 +1,8 @@
-//! stub
+//! End-to-end tests: the real `mcp-playground` binary, real MCP servers and real headless
+//! Chromium, driving the page only through the hooks of UI-CONTRACT.md.
+
+mod demo;
+mod everything;
+mod flows;
+mod leaks;
+mod security;

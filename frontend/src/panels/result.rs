@@ -132,8 +132,8 @@ fn ContentItem(content: Content) -> impl IntoView {
         Content::Unknown(v) => view! { <p class="small muted">"Unknown content type, shown as sent:"</p><JsonBlock value=v /> }.into_any(),
     };
     view! {
+        // The type label is drawn by CSS from data-content-type, so the item's text is the content's.
         <div class="content-item" data-testid="result-content" data-content-type=kind>
-            <div class="content-type">{kind}</div>
             {inner}
         </div>
     }

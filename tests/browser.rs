@@ -1,0 +1,133 @@
+//! Headless Chromium through chromedriver (both from Debian), driven with fantoccini, and
+//! helpers that address the page only through its `data-testid` hooks.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use fantoccini::elements::Element;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::json;
+
+/// How long a test waits for the page to show something.
+pub const PATIENCE: Duration = Duration::from_secs(20);
+
+fn tool(env: &str, default: &str) -> Result<String> {
+    let path = std::env::var(env).unwrap_or_else(|_| default.to_owned());
+    if !std::path::Path::new(&path).is_file() {
+        bail!("{path} is missing: install Debian's chromium and chromium-driver (cargo xtask test does)");
+    }
+    Ok(path)
+}
+
+/// A browser session; chromedriver and the profile folder go away on drop.
+pub struct Browser {
+    driver: Child,
+    profile: PathBuf,
+    pub client: Client,
+}
+
+impl Browser {
+    pub async fn start() -> Result<Self> {
+        let chromium = tool("CHROME_BIN", "/usr/bin/chromium")?;
+        let chromedriver = tool("CHROMEDRIVER", "/usr/bin/chromedriver")?;
+        let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        let mut cmd = Command::new(chromedriver);
+        cmd.arg(format!("--port={port}")).stdout(Stdio::piped()).stderr(Stdio::null()).stdin(Stdio::null());
+        // Its own process group, so that Chromium goes down with it even if a test fails.
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        #[allow(clippy::disallowed_methods, reason = "tests start chromedriver")]
+        let mut driver = cmd.spawn().context("starting chromedriver")?;
+        let stdout = driver.stdout.take().expect("piped");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if line.contains("started successfully") {
+                    let _ = tx.send(());
+                }
+            }
+        });
+        rx.recv_timeout(Duration::from_secs(30)).context("chromedriver did not start within 30 s")?;
+
+        let profile = std::env::temp_dir().join(format!("mcp-playground-e2e-{}-{port}", std::process::id()));
+        let mut caps = serde_json::Map::new();
+        caps.insert(
+            "goog:chromeOptions".into(),
+            json!({
+                "binary": chromium,
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                    "--disable-dev-shm-usage", "--window-size=1440,900", "--autoplay-policy=no-user-gesture-required",
+                    format!("--user-data-dir={}", profile.display()),
+                ]
+            }),
+        );
+        let client = ClientBuilder::rustls()?
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+            .context("opening a Chromium session")?;
+        Ok(Self { driver, profile, client })
+    }
+
+    /// The element with this test id, once it exists.
+    pub async fn id(&self, testid: &str) -> Result<Element> {
+        self.css(&format!("[data-testid=\"{testid}\"]")).await
+    }
+
+    /// The first element matching `css`, once it exists.
+    pub async fn css(&self, css: &str) -> Result<Element> {
+        self.client
+            .wait()
+            .at_most(PATIENCE)
+            .for_element(Locator::Css(css))
+            .await
+            .with_context(|| format!("no element {css} within {PATIENCE:?}"))
+    }
+
+    /// All elements matching `css` now.
+    pub async fn all(&self, css: &str) -> Result<Vec<Element>> {
+        Ok(self.client.find_all(Locator::Css(css)).await?)
+    }
+
+    /// Waits until an element matching `css` exists and returns it.
+    pub async fn wait_for(&self, css: &str) -> Result<Element> {
+        self.css(css).await
+    }
+
+    /// Sets an input's or textarea's value as typing would, firing `input` and `change`.
+    pub async fn set_value(&self, el: &Element, value: &str) -> Result<()> {
+        let script = "const [el, v] = arguments; el.focus(); el.value = v; \
+            el.dispatchEvent(new Event('input', {bubbles: true})); \
+            el.dispatchEvent(new Event('change', {bubbles: true}));";
+        self.client.execute(script, vec![serde_json::to_value(el)?, json!(value)]).await?;
+        Ok(())
+    }
+
+    /// Saves a screenshot under `target/e2e/NAME.png`.
+    pub async fn screenshot(&self, name: &str) -> Result<PathBuf> {
+        let png = self.client.screenshot().await?;
+        let path = crate::artifacts().join(format!("{name}.png"));
+        std::fs::write(&path, png)?;
+        Ok(path)
+    }
+
+    /// Ends the WebDriver session (Chromium quits); drop ends chromedriver.
+    pub async fn close(self) -> Result<()> {
+        self.client.clone().close().await.context("closing the browser")?;
+        Ok(())
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        // On a failed test this ends chromedriver and the Chromium it started.
+        let pgid = nix::unistd::Pid::from_raw(self.driver.id() as i32);
+        let _ = nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL);
+        let _ = self.driver.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}

@@ -1,0 +1,45 @@
+//! The built-in demo server, preselected with no server given: the newcomer's first click.
+
+use anyhow::{Result, ensure};
+use tests::{Browser, Playground};
+
+use crate::flows;
+
+#[tokio::test]
+async fn demo_server_lists_tools_and_echoes() -> Result<()> {
+    let pg = Playground::start(&[])?;
+    let b = Browser::start().await?;
+    b.client.goto(&pg.url).await?;
+    let transport = b.id("connect-transport").await?;
+    ensure!(transport.prop("value").await?.as_deref() == Some("demo"), "the demo server is not preselected");
+    flows::connect(&b).await?;
+
+    let info = b.id("server-info").await?;
+    ensure!(info.attr("data-protocol-version").await?.as_deref() == Some("2025-06-18"));
+    ensure!(info.text().await?.contains("mcp-playground-demo"), "server name not shown");
+
+    let names = flows::tool_names(&b).await?;
+    for expected in ["echo", "get_image", "get_audio", "get_resources", "get_weather", "fail", "delete_everything", "slow_task"] {
+        ensure!(names.iter().any(|n| n == expected), "{expected} missing from {names:?}");
+    }
+
+    let message = "hello from the e2e test <b>not bold</b>";
+    let state = flows::call_tool(&b, "echo", &format!("{{\"message\": \"{message}\"}}")).await?;
+    ensure!(state == "ok", "result state {state}");
+    let texts = flows::result_texts(&b).await?;
+    ensure!(texts.iter().any(|t| t == message), "echoed text not shown as text: {texts:?}");
+    flows::assert_call_pair(&b).await?;
+
+    // A tool error is not a protocol error.
+    let state = flows::call_tool(&b, "fail", r#"{"reason": "on purpose"}"#).await?;
+    ensure!(state == "tool-error", "fail gave {state}");
+    // Structured output arrives beside the text.
+    let state = flows::call_tool(&b, "get_weather", r#"{"city": "Lisbon"}"#).await?;
+    ensure!(state == "ok", "get_weather gave {state}");
+    let structured = b.id("structured-content").await?.text().await?;
+    ensure!(structured.contains("\"city\": \"Lisbon\""), "structured content not shown: {structured}");
+
+    b.screenshot("demo-echo").await?;
+    b.close().await?;
+    Ok(())
+}

@@ -1,0 +1,97 @@
+//! Page flows several tests share: connect, pick a tool, call it, read the timeline.
+
+use std::time::Duration;
+
+use anyhow::{Context, Result, ensure};
+use tests::{Browser, eventually};
+
+/// Clicks Connect and waits for `connected` (failing fast with the page's reason on `error`).
+pub async fn connect(b: &Browser) -> Result<()> {
+    b.id("connect-button").await?.click().await?;
+    let status = b.id("connection-status").await?;
+    let state = eventually(Duration::from_secs(30), "the connection", || {
+        let status = status.clone();
+        async move {
+            let state = status.attr("data-state").await?.unwrap_or_default();
+            Ok(matches!(state.as_str(), "connected" | "error").then_some(state))
+        }
+    })
+    .await?;
+    ensure!(state == "connected", "connection failed: {}", status.text().await?);
+    Ok(())
+}
+
+/// Names of the listed tools, once the list is not empty.
+pub async fn tool_names(b: &Browser) -> Result<Vec<String>> {
+    b.wait_for("[data-testid=tool-item]").await?;
+    let mut names = Vec::new();
+    for item in b.all("[data-testid=tool-item]").await? {
+        names.push(item.attr("data-tool-name").await?.context("tool-item without data-tool-name")?);
+    }
+    Ok(names)
+}
+
+/// Selects a tool, types raw JSON arguments, calls it and waits for a finished state.
+/// Returns the result pane's `data-state`.
+pub async fn call_tool(b: &Browser, tool: &str, args: &str) -> Result<String> {
+    b.css(&format!("[data-testid=tool-item][data-tool-name=\"{tool}\"]")).await?.click().await?;
+    b.css(&format!("[data-testid=tool-detail][data-tool-name=\"{tool}\"]")).await?;
+    let editor = b.id("raw-args-editor").await?;
+    b.set_value(&editor, args).await?;
+    b.id("call-button").await?.click().await?;
+    eventually(Duration::from_secs(30), "the call to finish", || async {
+        let Ok(pane) = b.id("result-pane").await else { return Ok(None) };
+        let state = pane.attr("data-state").await?.unwrap_or_default();
+        Ok((!state.is_empty() && state != "pending").then_some(state))
+    })
+    .await
+}
+
+/// Texts of the result's `text` content items.
+pub async fn result_texts(b: &Browser) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    for item in b.all("[data-testid=result-content][data-content-type=text]").await? {
+        out.push(item.text().await?);
+    }
+    Ok(out)
+}
+
+/// One timeline row's attributes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    pub direction: String,
+    pub kind: String,
+    pub method: String,
+    pub id: Option<String>,
+}
+
+pub async fn timeline(b: &Browser) -> Result<Vec<Row>> {
+    b.id("timeline").await?;
+    let mut rows = Vec::new();
+    for el in b.all("[data-testid=timeline] [data-testid=timeline-row]").await? {
+        rows.push(Row {
+            direction: el.attr("data-direction").await?.unwrap_or_default(),
+            kind: el.attr("data-kind").await?.unwrap_or_default(),
+            method: el.attr("data-method").await?.unwrap_or_default(),
+            id: el.attr("data-id").await?,
+        });
+    }
+    Ok(rows)
+}
+
+/// Checks the timeline holds the last `tools/call` request and its paired response.
+pub async fn assert_call_pair(b: &Browser) -> Result<()> {
+    let rows = timeline(b).await?;
+    let request = rows
+        .iter()
+        .rev()
+        .find(|r| r.method == "tools/call" && r.kind == "request" && r.direction == "out")
+        .context("no tools/call request in the timeline")?;
+    let id = request.id.clone().context("the request row has no id")?;
+    let response = rows
+        .iter()
+        .find(|r| r.kind == "response" && r.direction == "in" && r.id.as_deref() == Some(&id))
+        .with_context(|| format!("no response with id {id} in the timeline: {rows:#?}"))?;
+    ensure!(response.method == "tools/call", "the response is not paired with tools/call: {response:?}");
+    Ok(())
+}

@@ -1,0 +1,69 @@
+//! No process outlives its session: not after Disconnect, not after the tab is closed.
+
+use std::time::Duration;
+
+use anyhow::{Result, ensure};
+use tests::procs::{alive, descendants};
+use tests::{Browser, Playground, eventually, server_everything};
+
+use crate::flows;
+
+/// The relay's server processes, once there are some.
+async fn servers_of(pg: &Playground) -> Result<Vec<u32>> {
+    eventually(Duration::from_secs(10), "a server process under the relay", || async {
+        let d = descendants(pg.pid());
+        Ok((!d.is_empty()).then_some(d))
+    })
+    .await
+}
+
+async fn all_gone(pids: &[u32]) -> Result<()> {
+    eventually(Duration::from_secs(8), "the server processes to end", || async {
+        Ok(pids.iter().all(|p| !alive(*p)).then_some(()))
+    })
+    .await
+}
+
+#[tokio::test]
+async fn disconnect_ends_the_server_process() -> Result<()> {
+    let entry = server_everything()?;
+    let pg = Playground::start(&["node", &entry.to_string_lossy(), "stdio"])?;
+    let b = Browser::start().await?;
+    b.client.goto(&pg.url).await?;
+    flows::connect(&b).await?;
+    let pids = servers_of(&pg).await?;
+    ensure!(pids.iter().all(|p| alive(*p)));
+
+    b.id("connect-button").await?.click().await?;
+    all_gone(&pids).await?;
+    let status = b.id("connection-status").await?;
+    eventually(Duration::from_secs(10), "disconnected state", || async {
+        Ok((status.attr("data-state").await?.as_deref() == Some("disconnected")).then_some(()))
+    })
+    .await?;
+    // The timeline tells the end too.
+    let rows = flows::timeline(&b).await?;
+    ensure!(rows.iter().any(|r| r.direction == "relay" && r.method == "exited"), "no exit event in the timeline");
+    b.close().await?;
+    Ok(())
+}
+
+#[tokio::test]
+async fn closing_the_tab_ends_the_server_process() -> Result<()> {
+    let pg = Playground::start(&[])?;
+    let b = Browser::start().await?;
+    let first = b.client.window().await?;
+    b.client.goto(&pg.url).await?;
+    flows::connect(&b).await?;
+    let pids = servers_of(&pg).await?;
+
+    // Open a second tab so the browser stays up, then close the playground's tab.
+    let other = b.client.new_window(true).await?;
+    b.client.switch_to_window(first).await?;
+    b.client.close_window().await?;
+    b.client.switch_to_window(other.handle).await?;
+    all_gone(&pids).await?;
+    ensure!(descendants(pg.pid()).is_empty(), "the relay still has children");
+    b.close().await?;
+    Ok(())
+}
