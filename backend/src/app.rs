@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
@@ -86,9 +86,8 @@ async fn upgrade(State(state): State<AppState>, ws: WebSocketUpgrade) -> Respons
 async fn serve_socket(socket: WebSocket, state: AppState) {
     let (sink, stream) = socket.split();
     let tx = sink.with(|text: String| future::ready(Ok::<_, axum::Error>(Message::Text(text.into()))));
-    let rx = stream
-        .take_while(|m| future::ready(matches!(m, Ok(m) if !matches!(m, Message::Close(_)))))
-        .filter_map(|m| {
+    let rx =
+        stream.take_while(|m| future::ready(matches!(m, Ok(m) if !matches!(m, Message::Close(_))))).filter_map(|m| {
             future::ready(match m {
                 Ok(Message::Text(t)) => Some(t.to_string()),
                 // Binary frames are not part of the protocol: a typo that the session reports.
@@ -103,7 +102,12 @@ async fn serve_socket(socket: WebSocket, state: AppState) {
 
 /// Serves until `shutdown` resolves, then tells every session to end and waits (briefly)
 /// for their servers to be gone.
-pub async fn serve(listener: TcpListener, state: AppState, stop: watch::Sender<bool>, shutdown: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
+pub async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    stop: watch::Sender<bool>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     let sessions = state.sessions.clone();
     let app = router(state);
     axum::serve(listener, app)

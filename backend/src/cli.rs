@@ -51,7 +51,8 @@ mod tests {
 
     #[test]
     fn parses_the_documented_forms() {
-        let cli = Cli::try_parse_from(["mcp-playground", "--port", "0", "--no-open", "--", "node", "s.js", "--flag"]).unwrap();
+        let cli = Cli::try_parse_from(["mcp-playground", "--port", "0", "--no-open", "--", "node", "s.js", "--flag"])
+            .unwrap();
         assert_eq!(cli.run.port, 0);
         assert!(cli.run.no_open);
         assert_eq!(cli.run.server, ["node", "s.js", "--flag"]);

@@ -41,7 +41,8 @@ impl IntoResponse for Refusal {
 impl Guard {
     /// A guard for a relay bound to `bind_host:port`. Loopback names are always accepted.
     pub fn new(token: String, bind_host: &str, port: u16) -> Self {
-        let mut hosts: Vec<String> = ["127.0.0.1", "localhost", "[::1]"].iter().map(|h| format!("{h}:{port}")).collect();
+        let mut hosts: Vec<String> =
+            ["127.0.0.1", "localhost", "[::1]"].iter().map(|h| format!("{h}:{port}")).collect();
         let bound = if bind_host.contains(':') && !bind_host.starts_with('[') {
             format!("[{bind_host}]:{port}")
         } else {
@@ -65,9 +66,8 @@ impl Guard {
         }
         if let Some(origin) = headers.get(header::ORIGIN) {
             let origin = origin.to_str().map_err(|_| Refusal::Origin)?;
-            let same = origin
-                .strip_prefix("http://")
-                .is_some_and(|o| self.hosts.iter().any(|h| h.eq_ignore_ascii_case(o)));
+            let same =
+                origin.strip_prefix("http://").is_some_and(|o| self.hosts.iter().any(|h| h.eq_ignore_ascii_case(o)));
             if !same {
                 return Err(Refusal::Origin);
             }
@@ -78,14 +78,9 @@ impl Guard {
     /// Checks the token, from `?token=` (browsers cannot set WebSocket headers) or
     /// `Authorization: Bearer`.
     pub fn check_token(&self, query: Option<&str>, headers: &HeaderMap) -> Result<(), Refusal> {
-        let from_query = query
-            .into_iter()
-            .flat_map(|q| q.split('&'))
-            .find_map(|pair| pair.strip_prefix("token="));
-        let from_header = headers
-            .get(header::AUTHORIZATION)
-            .and_then(|h| h.to_str().ok())
-            .and_then(|h| h.strip_prefix("Bearer "));
+        let from_query = query.into_iter().flat_map(|q| q.split('&')).find_map(|pair| pair.strip_prefix("token="));
+        let from_header =
+            headers.get(header::AUTHORIZATION).and_then(|h| h.to_str().ok()).and_then(|h| h.strip_prefix("Bearer "));
         match from_query.or(from_header) {
             Some(given) if constant_time_eq(given.as_bytes(), self.token.as_bytes()) => Ok(()),
             _ => Err(Refusal::Token),

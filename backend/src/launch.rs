@@ -32,7 +32,9 @@ pub async fn run(args: RunArgs, announce: impl FnOnce(&str)) -> anyhow::Result<(
     let token = args.token.filter(|t| !t.is_empty()).unwrap_or_else(guard::random_token);
     let guard = Arc::new(Guard::new(token.clone(), &args.host, addr.port()));
     let preset = match args.server.split_first() {
-        Some((command, rest)) => Target::Stdio { command: command.clone(), args: rest.to_vec(), env: Default::default() },
+        Some((command, rest)) => {
+            Target::Stdio { command: command.clone(), args: rest.to_vec(), env: Default::default() }
+        }
         None => Target::Demo,
     };
     let exe = std::env::current_exe()?.to_string_lossy().into_owned();
@@ -78,7 +80,10 @@ fn open_browser(url: &str) {
     } else {
         return;
     };
-    #[allow(clippy::disallowed_methods, reason = "a browser is not a server: it must outlive nothing and is not killed")]
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "a browser is not a server: it must outlive nothing and is not killed"
+    )]
     let spawned = std::process::Command::new(opener)
         .arg(url)
         .stdin(std::process::Stdio::null())

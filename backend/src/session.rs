@@ -81,7 +81,9 @@ async fn on_client_message<Tx: Sink<String> + Unpin>(
 ) {
     let msg = match serde_json::from_str::<ClientMsg>(text) {
         Ok(msg) => msg,
-        Err(e) => return out.event(RelayEvent::Error { message: format!("unreadable message from the page: {e}") }).await,
+        Err(e) => {
+            return out.event(RelayEvent::Error { message: format!("unreadable message from the page: {e}") }).await;
+        }
     };
     match msg {
         ClientMsg::Connect { .. } if upstream.is_some() => {

@@ -318,10 +318,14 @@ impl Store {
             ServerMsg::Hello { preset, .. } => self.apply_preset(preset),
             ServerMsg::Message { direction, at_ms, size, frame } => {
                 let parsed = (direction == Direction::In).then(|| jsonrpc::parse(&frame)).and_then(Result::ok);
-                let seq = self.timeline.try_update_value(|t| t.push_message(direction, at_ms, size, frame)).expect("timeline lives");
+                let seq = self
+                    .timeline
+                    .try_update_value(|t| t.push_message(direction, at_ms, size, frame))
+                    .expect("timeline lives");
                 let duration = self.push_row(seq);
                 if let Some((value, classified)) = parsed {
-                    let handled = self.client.try_update_value(|c| c.handle(&value, &classified)).expect("client lives");
+                    let handled =
+                        self.client.try_update_value(|c| c.handle(&value, &classified)).expect("client lives");
                     for reply in handled.replies {
                         self.send_frame(reply);
                     }
@@ -398,7 +402,11 @@ impl Store {
             }
             RelayEvent::Oversized { direction, size, limit } => {
                 let which = if direction == Direction::In { "from the server" } else { "to the server" };
-                self.notices.update(|n| n.push(format!("a message {which} of {size} bytes exceeded the limit of {limit} bytes and was dropped")));
+                self.notices.update(|n| {
+                    n.push(format!(
+                        "a message {which} of {size} bytes exceeded the limit of {limit} bytes and was dropped"
+                    ))
+                });
             }
             RelayEvent::InvalidFrame { error, .. } => {
                 self.notices.update(|n| n.push(format!("the server wrote a line that is not JSON-RPC ({error})")));

@@ -136,7 +136,10 @@ impl McpClient {
             Kind::Response | Kind::Error => {
                 let Some(id) = &c.id else {
                     if c.kind == Kind::Error {
-                        out.updates.push(Update::Notice(format!("the server sent an error without an id: {}", error_text(value))));
+                        out.updates.push(Update::Notice(format!(
+                            "the server sent an error without an id: {}",
+                            error_text(value)
+                        )));
                     }
                     return out;
                 };
@@ -150,7 +153,9 @@ impl McpClient {
                 let id = c.id.clone().unwrap_or(Id::Number(0));
                 let reply = match c.method.as_deref() {
                     Some("ping") => jsonrpc::response(&id, json!({})),
-                    Some(m) => jsonrpc::error_response(&id, -32601, &format!("method not supported by MCP Playground: {m}")),
+                    Some(m) => {
+                        jsonrpc::error_response(&id, -32601, &format!("method not supported by MCP Playground: {m}"))
+                    }
                     None => jsonrpc::error_response(&id, -32600, "request without a method"),
                 };
                 out.replies.push(reply);
@@ -183,7 +188,9 @@ impl McpClient {
         let error = (kind == Kind::Error).then(|| read_error(value));
         match purpose {
             Purpose::Initialize => match error {
-                Some(e) => out.updates.push(Update::InitializeFailed(format!("initialize failed: {} ({})", e.message, e.code))),
+                Some(e) => {
+                    out.updates.push(Update::InitializeFailed(format!("initialize failed: {} ({})", e.message, e.code)))
+                }
                 None => match serde_json::from_value::<InitializeResult>(value["result"].clone()) {
                     Ok(r) => {
                         self.ready = true;
@@ -195,7 +202,9 @@ impl McpClient {
                 },
             },
             Purpose::ListTools => match error {
-                Some(e) => out.updates.push(Update::ToolsFailed(format!("tools/list failed: {} ({})", e.message, e.code))),
+                Some(e) => {
+                    out.updates.push(Update::ToolsFailed(format!("tools/list failed: {} ({})", e.message, e.code)))
+                }
                 None => match serde_json::from_value::<ListToolsResult>(value["result"].clone()) {
                     Ok(page) => self.on_tools_page(page, out),
                     Err(e) => out.updates.push(Update::ToolsFailed(format!("unreadable tools/list result: {e}"))),
@@ -224,7 +233,8 @@ impl McpClient {
                 out.updates.push(Update::Tools(self.tools.clone()));
             }
             Some(_) if self.pages >= MAX_TOOL_PAGES => {
-                out.updates.push(Update::Notice(format!("tools/list still paging after {MAX_TOOL_PAGES} pages; stopped")));
+                out.updates
+                    .push(Update::Notice(format!("tools/list still paging after {MAX_TOOL_PAGES} pages; stopped")));
                 out.updates.push(Update::Tools(self.tools.clone()));
             }
             Some(cursor) => {
@@ -265,7 +275,10 @@ mod tests {
         let mut c = McpClient::new("0.1.0", "2025-06-18");
         expect![[r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"mcp-playground","title":"MCP Playground","version":"0.1.0"}}}"#]]
             .assert_eq(&c.initialize());
-        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}"#);
+        let h = feed(
+            &mut c,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}"#,
+        );
         expect![[r#"
             [
                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
@@ -274,7 +287,10 @@ mod tests {
         .assert_eq(&format!("{:#?}", h.replies));
         assert!(matches!(&h.updates[..], [Update::Ready(r)] if r.server_info.name == "s"));
 
-        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a","inputSchema":{}}],"nextCursor":"p2"}}"#);
+        let h = feed(
+            &mut c,
+            r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a","inputSchema":{}}],"nextCursor":"p2"}}"#,
+        );
         expect![[r#"["{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\",\"params\":{\"cursor\":\"p2\"}}"]"#]]
             .assert_eq(&format!("{:?}", h.replies));
         assert!(h.updates.is_empty());
@@ -301,16 +317,25 @@ mod tests {
     fn call_outcomes() {
         let mut c = McpClient::new("0", "2025-06-18");
         let (id1, frame) = c.call_tool("echo", json!({"message": "hi"}));
-        assert_eq!(frame, r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}"#);
+        assert_eq!(
+            frame,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}"#
+        );
         let (id2, _) = c.call_tool("nope", json!({}));
         let (id3, _) = c.call_tool("weird", json!({}));
         assert!(c.is_waiting(&id1));
         let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}]}}"#);
-        assert!(matches!(&h.updates[..], [Update::CallDone { id, outcome: CallOutcome::Result { result, .. } }] if *id == id1 && result.content.len() == 1));
+        assert!(
+            matches!(&h.updates[..], [Update::CallDone { id, outcome: CallOutcome::Result { result, .. } }] if *id == id1 && result.content.len() == 1)
+        );
         let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Unknown tool"}}"#);
-        assert!(matches!(&h.updates[..], [Update::CallDone { id, outcome: CallOutcome::ProtocolError { error, .. } }] if *id == id2 && error.code == -32602));
+        assert!(
+            matches!(&h.updates[..], [Update::CallDone { id, outcome: CallOutcome::ProtocolError { error, .. } }] if *id == id2 && error.code == -32602)
+        );
         let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":3,"result":{"content":"not a list"}}"#);
-        assert!(matches!(&h.updates[..], [Update::CallDone { id, outcome: CallOutcome::Unreadable { .. } }] if *id == id3));
+        assert!(
+            matches!(&h.updates[..], [Update::CallDone { id, outcome: CallOutcome::Unreadable { .. } }] if *id == id3)
+        );
         assert!(!c.is_waiting(&id1));
         let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
         assert!(matches!(&h.updates[..], [Update::Notice(n)] if n.contains("unknown request id 1")));
@@ -322,13 +347,27 @@ mod tests {
         let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":"s1","method":"ping"}"#);
         assert_eq!(h.replies, [r#"{"jsonrpc":"2.0","id":"s1","result":{}}"#]);
         let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{}}"#);
-        assert_eq!(h.replies, [r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"method not supported by MCP Playground: sampling/createMessage"}}"#]);
-        let h = feed(&mut c, r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":2,"total":5,"message":"half"}}"#);
-        assert_eq!(h.updates, [Update::Progress { token: json!("t"), progress: 2.0, total: Some(5.0), message: Some("half".into()) }]);
+        assert_eq!(
+            h.replies,
+            [
+                r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"method not supported by MCP Playground: sampling/createMessage"}}"#
+            ]
+        );
+        let h = feed(
+            &mut c,
+            r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":2,"total":5,"message":"half"}}"#,
+        );
+        assert_eq!(
+            h.updates,
+            [Update::Progress { token: json!("t"), progress: 2.0, total: Some(5.0), message: Some("half".into()) }]
+        );
         let h = feed(&mut c, r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#);
         assert_eq!(h, Handled::default(), "nothing but pings before initialization");
         c.initialize();
-        feed(&mut c, r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#);
+        feed(
+            &mut c,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#,
+        );
         let h = feed(&mut c, r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#);
         assert_eq!(h.updates, [Update::ToolsChanged]);
         assert_eq!(h.replies.len(), 1);

@@ -90,8 +90,7 @@ pub fn join_command_line<S: AsRef<str>>(words: &[S]) -> String {
         .iter()
         .map(|w| {
             let w = w.as_ref();
-            let plain = !w.is_empty()
-                && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=@%+,".contains(c));
+            let plain = !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=@%+,".contains(c));
             if plain { w.to_owned() } else { format!("'{}'", w.replace('\'', r"'\''")) }
         })
         .collect::<Vec<_>>()

@@ -148,9 +148,7 @@ pub fn request(id: &Id, method: &str, params: Option<Value>) -> String {
 
 /// A notification frame.
 pub fn notification(method: &str, params: Option<Value>) -> String {
-    let Value::Object(obj) = json!({"jsonrpc": "2.0", "method": method}) else {
-        unreachable!("json! object literal")
-    };
+    let Value::Object(obj) = json!({"jsonrpc": "2.0", "method": method}) else { unreachable!("json! object literal") };
     with_params(obj, params)
 }
 
@@ -208,12 +206,17 @@ mod tests {
     #[test]
     fn builders_are_compact_and_single_line() {
         let r = request(&Id::Number(1), "tools/call", Some(json!({"name": "echo", "arguments": {"m": "a\nb"}})));
-        expect![[r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"m":"a\nb"}}}"#]]
-            .assert_eq(&r);
+        expect![[
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"m":"a\nb"}}}"#
+        ]]
+        .assert_eq(&r);
         assert!(!r.contains('\n'));
         expect![[r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#]]
             .assert_eq(&notification("notifications/initialized", None));
-        expect![[r#"{"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"no"}}"#]]
-            .assert_eq(&error_response(&Id::String("x".into()), -32601, "no"));
+        expect![[r#"{"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"no"}}"#]].assert_eq(&error_response(
+            &Id::String("x".into()),
+            -32601,
+            "no",
+        ));
     }
 }

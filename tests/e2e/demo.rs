@@ -19,7 +19,9 @@ async fn demo_server_lists_tools_and_echoes() -> Result<()> {
     ensure!(info.text().await?.contains("mcp-playground-demo"), "server name not shown");
 
     let names = flows::tool_names(&b).await?;
-    for expected in ["echo", "get_image", "get_audio", "get_resources", "get_weather", "fail", "delete_everything", "slow_task"] {
+    for expected in
+        ["echo", "get_image", "get_audio", "get_resources", "get_weather", "fail", "delete_everything", "slow_task"]
+    {
         ensure!(names.iter().any(|n| n == expected), "{expected} missing from {names:?}");
     }
 

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, ensure};
 use futures_util::{SinkExt, StreamExt};
-use tests::procs::descendants;
 use tests::Playground;
+use tests::procs::descendants;
 use tokio_tungstenite::tungstenite::Message;
 
 /// Sends a raw WebSocket upgrade and returns the status code.
@@ -37,7 +37,13 @@ async fn upgrades_without_the_right_token_origin_or_host_are_refused() -> Result
         ("no token", "/api/ws".to_owned(), host.clone(), Some(same_origin.as_str()), 401),
         ("wrong token", "/api/ws?token=guess".to_owned(), host.clone(), Some(same_origin.as_str()), 401),
         ("foreign Origin", good.clone(), host.clone(), Some("http://evil.example"), 403),
-        ("foreign Host (DNS rebinding)", good.clone(), format!("evil.example:{}", host.rsplit(':').next().unwrap()), None, 403),
+        (
+            "foreign Host (DNS rebinding)",
+            good.clone(),
+            format!("evil.example:{}", host.rsplit(':').next().unwrap()),
+            None,
+            403,
+        ),
         ("the right token", good.clone(), host.clone(), Some(same_origin.as_str()), 101),
     ];
     for (what, path, host, origin, expected) in &cases {

@@ -1,2 +1,53 @@
-//! stub
-fn main() {}
+//! `cargo xtask`: the project's automation. `run` builds the page and starts the
+//! playground; `test` installs what the tests need and runs every check.
+
+use anyhow::{Result, bail};
+
+mod page;
+mod tools;
+mod util;
+
+const USAGE: &str = "usage: cargo xtask <run [-- PLAYGROUND ARGS] | test | page>
+  run    build the page and run the playground (the built-in demo server by default)
+  test   install what the tests need, then fmt, clippy and every test (browser included)
+  page   build the page only (dist/)";
+
+fn main() -> Result<()> {
+    let mut args = std::env::args().skip(1);
+    let cmd = args.next();
+    let rest: Vec<String> = args.collect();
+    match cmd.as_deref() {
+        Some("run") => run(&rest),
+        Some("test") => test(),
+        Some("page") => {
+            tools::ensure_page_tools()?;
+            page::build()
+        }
+        _ => {
+            util::say(USAGE);
+            bail!("unknown or missing command")
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<()> {
+    tools::ensure_page_tools()?;
+    page::build()?;
+    let passthrough: Vec<&str> = args.iter().map(String::as_str).skip_while(|a| *a == "--").collect();
+    let mut cmd = vec!["run", "--release", "--quiet", "-p", "mcp-playground", "--"];
+    cmd.extend(passthrough);
+    util::cargo(&cmd)
+}
+
+fn test() -> Result<()> {
+    tools::ensure_page_tools()?;
+    tools::ensure_browser()?;
+    tools::ensure_test_servers()?;
+    page::build()?;
+    util::cargo(&["fmt", "--all", "--check"])?;
+    util::cargo(&["clippy", "--all-targets", "--", "-D", "warnings"])?;
+    util::cargo(&["clippy", "-p", "frontend", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"])?;
+    // The end-to-end tests start the real binary.
+    util::cargo(&["build", "-p", "mcp-playground"])?;
+    util::cargo(&["test"])
+}

@@ -22,8 +22,7 @@ impl<'a> Args<'a> {
     }
 
     pub(super) fn required_str(&self, name: &str) -> Result<&'a str, String> {
-        self.optional_str(name)?
-            .ok_or_else(|| format!("missing required argument `{name}` (a string)"))
+        self.optional_str(name)?.ok_or_else(|| format!("missing required argument `{name}` (a string)"))
     }
 
     pub(super) fn optional_str(&self, name: &str) -> Result<Option<&'a str>, String> {
@@ -35,49 +34,24 @@ impl<'a> Args<'a> {
     }
 
     /// An integer in `range`, or `default` when absent. `5.0` counts as an integer.
-    pub(super) fn int_in(
-        &self,
-        name: &str,
-        range: RangeInclusive<i64>,
-        default: i64,
-    ) -> Result<i64, String> {
+    pub(super) fn int_in(&self, name: &str, range: RangeInclusive<i64>, default: i64) -> Result<i64, String> {
         let Some(value) = self.get(name) else {
             return Ok(default);
         };
         let number = value
             .as_i64()
-            .or_else(|| {
-                value
-                    .as_f64()
-                    .filter(|f| f.fract() == 0.0 && f.abs() < 1e15)
-                    .map(|f| f as i64)
-            })
+            .or_else(|| value.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 1e15).map(|f| f as i64))
             .ok_or_else(|| wrong_type(name, "an integer", value))?;
-        if range.contains(&number) {
-            Ok(number)
-        } else {
-            Err(out_of_range(name, range.start(), range.end(), value))
-        }
+        if range.contains(&number) { Ok(number) } else { Err(out_of_range(name, range.start(), range.end(), value)) }
     }
 
     /// A number in `range`, or `default` when absent.
-    pub(super) fn number_in(
-        &self,
-        name: &str,
-        range: RangeInclusive<f64>,
-        default: f64,
-    ) -> Result<f64, String> {
+    pub(super) fn number_in(&self, name: &str, range: RangeInclusive<f64>, default: f64) -> Result<f64, String> {
         let Some(value) = self.get(name) else {
             return Ok(default);
         };
-        let number = value
-            .as_f64()
-            .ok_or_else(|| wrong_type(name, "a number", value))?;
-        if range.contains(&number) {
-            Ok(number)
-        } else {
-            Err(out_of_range(name, range.start(), range.end(), value))
-        }
+        let number = value.as_f64().ok_or_else(|| wrong_type(name, "a number", value))?;
+        if range.contains(&number) { Ok(number) } else { Err(out_of_range(name, range.start(), range.end(), value)) }
     }
 }
 
@@ -94,11 +68,7 @@ fn wrong_type(name: &str, expected: &str, got: &Value) -> String {
 }
 
 fn out_of_range(name: &str, min: impl ToString, max: impl ToString, got: &Value) -> String {
-    format!(
-        "argument `{name}` must be between {} and {}, got {got}",
-        min.to_string(),
-        max.to_string()
-    )
+    format!("argument `{name}` must be between {} and {}, got {got}", min.to_string(), max.to_string())
 }
 
 #[cfg(test)]

@@ -89,11 +89,7 @@ pub(super) fn tools(extra_enabled: bool) -> Vec<Tool> {
             }),
         )
         .with_annotations(
-            ToolAnnotations::new()
-                .read_only(false)
-                .destructive(true)
-                .idempotent(false)
-                .open_world(false),
+            ToolAnnotations::new().read_only(false).destructive(true).idempotent(false).open_world(false),
         ),
         tool(
             "slow_task",
@@ -116,11 +112,7 @@ pub(super) fn tools(extra_enabled: bool) -> Vec<Tool> {
             no_arguments(),
         )
         .with_annotations(
-            ToolAnnotations::new()
-                .read_only(false)
-                .destructive(false)
-                .idempotent(false)
-                .open_world(false),
+            ToolAnnotations::new().read_only(false).destructive(false).idempotent(false).open_world(false),
         ),
     ];
     if extra_enabled {

@@ -129,10 +129,8 @@ mod tests {
     #[test]
     fn wav_fades_in_and_out_and_is_audible() {
         let bytes = wav_tone(440.0, 100);
-        let samples: Vec<i16> = bytes[44..]
-            .chunks_exact(2)
-            .map(|pair| i16::from_le_bytes([pair[0], pair[1]]))
-            .collect();
+        let samples: Vec<i16> =
+            bytes[44..].chunks_exact(2).map(|pair| i16::from_le_bytes([pair[0], pair[1]])).collect();
         assert_eq!(samples.len(), 1_600);
         assert_eq!(samples[0], 0);
         assert!(samples[samples.len() - 1].abs() < 100);

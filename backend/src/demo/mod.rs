@@ -21,8 +21,8 @@ use std::{
 use rmcp::{
     ErrorData, RoleServer, ServerHandler, ServiceExt,
     model::{
-        CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-        ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
+        CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult,
+        PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
     },
     service::RequestContext,
 };
@@ -62,42 +62,32 @@ impl DemoServer {
         if let Err(error) = context.peer.notify_tool_list_changed().await {
             tracing::warn!(%error, "could not send notifications/tools/list_changed");
         }
-        let text = if enabled {
-            "extra_tool was added to the tool list"
-        } else {
-            "extra_tool was removed from the tool list"
-        };
+        let text =
+            if enabled { "extra_tool was added to the tool list" } else { "extra_tool was removed from the tool list" };
         CallToolResult::success(vec![ContentBlock::text(text)])
     }
 }
 
 impl ServerHandler for DemoServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_tool_list_changed()
-                .build(),
-        )
-        .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
-        .with_server_info(
-            Implementation::new("mcp-playground-demo", env!("CARGO_PKG_VERSION"))
-                .with_title("MCP Playground demo server"),
-        )
-        .with_instructions(
-            "A harmless demo server for trying out MCP clients. Each tool shows one feature: \
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_tool_list_changed().build())
+            .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
+            .with_server_info(
+                Implementation::new("mcp-playground-demo", env!("CARGO_PKG_VERSION"))
+                    .with_title("MCP Playground demo server"),
+            )
+            .with_instructions(
+                "A harmless demo server for trying out MCP clients. Each tool shows one feature: \
              echo (text), get_image, get_audio, get_resources, get_weather (structured output), \
              fail (tool errors), delete_everything (destructive hints; deletes nothing), \
              slow_task (progress and cancellation) and toggle_extra_tool (list_changed).",
-        )
+            )
     }
 
     /// Only revisions with the `initialize` handshake: there `list_changed` is a plain
     /// notification, while 2026-07-28 would require `subscriptions/listen`.
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Borrowed(ProtocolVersion::known_up_to(
-            &ProtocolVersion::LATEST_WITH_INITIALIZE,
-        ))
+        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::LATEST_WITH_INITIALIZE))
     }
 
     async fn list_tools(
@@ -127,9 +117,9 @@ impl ServerHandler for DemoServer {
             "delete_everything" => tools::delete_everything(&args),
             "slow_task" => tools::slow_task(&args, &context).await,
             "toggle_extra_tool" => Ok(self.toggle_extra_tool(&context).await),
-            catalog::EXTRA_TOOL if self.extra_enabled.load(Ordering::SeqCst) => Ok(
-                CallToolResult::success(vec![ContentBlock::text("extra tool called")]),
-            ),
+            catalog::EXTRA_TOOL if self.extra_enabled.load(Ordering::SeqCst) => {
+                Ok(CallToolResult::success(vec![ContentBlock::text("extra tool called")]))
+            }
             unknown => {
                 return Err(ErrorData::invalid_params(
                     format!("unknown tool `{unknown}`; call tools/list to see the tools"),

@@ -18,13 +18,7 @@ async fn speaks_mcp_over_newline_delimited_json() {
         .as_array()
         .expect("tools array")
         .iter()
-        .map(|tool| {
-            format!(
-                "{} {}",
-                tool["name"].as_str().unwrap_or("?"),
-                tool["annotations"]
-            )
-        })
+        .map(|tool| format!("{} {}", tool["name"].as_str().unwrap_or("?"), tool["annotations"]))
         .collect();
     expect_test::expect![[r#"
         echo {"readOnlyHint":true,"openWorldHint":false}
@@ -37,10 +31,7 @@ async fn speaks_mcp_over_newline_delimited_json() {
         slow_task {"readOnlyHint":true,"openWorldHint":false}
         toggle_extra_tool {"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false}"#]].assert_eq(&summary.join("\n"));
     for tool in list.result()["tools"].as_array().into_iter().flatten() {
-        assert!(
-            tool["title"].is_string() && tool["description"].is_string(),
-            "{tool}"
-        );
+        assert!(tool["title"].is_string() && tool["description"].is_string(), "{tool}");
         assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
         let has_output_schema = tool.get("outputSchema").is_some();
         assert_eq!(has_output_schema, tool["name"] == "get_weather", "{tool}");
@@ -55,10 +46,7 @@ async fn speaks_mcp_over_newline_delimited_json() {
     assert_eq!(report["city"], "Lisbon");
     assert!(report["temperature"].is_number(), "{report}");
     assert!(report["conditions"].is_string(), "{report}");
-    assert!(
-        report["humidity"].as_u64().is_some_and(|h| h <= 100),
-        "{report}"
-    );
+    assert!(report["humidity"].as_u64().is_some_and(|h| h <= 100), "{report}");
     let as_text: Value = serde_json::from_str(weather.text(0)).expect("text is JSON");
     assert_eq!(&as_text, report);
 
@@ -96,17 +84,9 @@ async fn errors_toggling_and_cancellation() {
 
     let unknown = client.call("no_such_tool", json!({})).await.response;
     assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
-    assert!(
-        unknown["error"]["message"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("no_such_tool")
-    );
+    assert!(unknown["error"]["message"].as_str().unwrap_or_default().contains("no_such_tool"));
     let hidden = client.call("extra_tool", json!({})).await.response;
-    assert_eq!(
-        hidden["error"]["code"], -32602,
-        "extra_tool is hidden until toggled"
-    );
+    assert_eq!(hidden["error"]["code"], -32602, "extra_tool is hidden until toggled");
 
     for (tool, arguments) in [
         ("echo", json!({})),
@@ -115,30 +95,15 @@ async fn errors_toggling_and_cancellation() {
         ("get_audio", json!({"frequency": "loud"})),
     ] {
         let bad = client.call(tool, arguments.clone()).await;
-        assert_eq!(
-            bad.result()["isError"],
-            true,
-            "{tool} {arguments}: {}",
-            bad.response
-        );
+        assert_eq!(bad.result()["isError"], true, "{tool} {arguments}: {}", bad.response);
         assert!(bad.text(0).starts_with("argument") || bad.text(0).starts_with("missing"));
     }
 
     let toggle = client.call("toggle_extra_tool", json!({})).await;
-    let methods: Vec<&Value> = toggle
-        .before
-        .iter()
-        .map(|message| &message["method"])
-        .collect();
+    let methods: Vec<&Value> = toggle.before.iter().map(|message| &message["method"]).collect();
     assert_eq!(methods, [&json!("notifications/tools/list_changed")]);
-    assert_eq!(
-        client.tool_names().await.last().map(String::as_str),
-        Some("extra_tool")
-    );
-    assert_eq!(
-        client.call("extra_tool", json!({})).await.text(0),
-        "extra tool called"
-    );
+    assert_eq!(client.tool_names().await.last().map(String::as_str), Some("extra_tool"));
+    assert_eq!(client.call("extra_tool", json!({})).await.text(0), "extra tool called");
     client.call("toggle_extra_tool", json!({})).await;
     assert_eq!(client.tool_names().await.len(), 9);
 
@@ -153,50 +118,26 @@ async fn errors_toggling_and_cancellation() {
     let first = client.recv().await;
     assert_eq!(first["params"]["progress"], 1.0, "{first}");
     let cancel = json!({"requestId": id, "reason": "test"});
-    client
-        .send(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": cancel}))
-        .await;
+    client.send(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": cancel})).await;
     // The ping's answer proves the cancellation was read; one step may already be under way.
     let mut late = client.request("ping", json!({})).await.before;
     late.extend(client.drain(Duration::from_millis(300)).await);
-    assert!(
-        late.len() <= 1,
-        "still working after cancellation: {late:?}"
-    );
-    assert!(
-        late.iter()
-            .all(|message| message["method"] == "notifications/progress")
-    );
+    assert!(late.len() <= 1, "still working after cancellation: {late:?}");
+    assert!(late.iter().all(|message| message["method"] == "notifications/progress"));
 }
 
 #[tokio::test]
 async fn media_and_resource_content_items() {
     let mut client = Client::connect().await;
-    let image = client
-        .call("get_image", json!({"width": 16, "height": 9}))
-        .await;
+    let image = client.call("get_image", json!({"width": 16, "height": 9})).await;
     let item = &image.result()["content"][0];
-    assert_eq!(
-        (&item["type"], &item["mimeType"]),
-        (&json!("image"), &json!("image/png"))
-    );
-    assert!(
-        item["data"]
-            .as_str()
-            .is_some_and(|data| data.starts_with("iVBORw0KGgo"))
-    );
+    assert_eq!((&item["type"], &item["mimeType"]), (&json!("image"), &json!("image/png")));
+    assert!(item["data"].as_str().is_some_and(|data| data.starts_with("iVBORw0KGgo")));
 
     let audio = client.call("get_audio", json!({"duration_ms": 100})).await;
     let item = &audio.result()["content"][0];
-    assert_eq!(
-        (&item["type"], &item["mimeType"]),
-        (&json!("audio"), &json!("audio/wav"))
-    );
-    assert!(
-        item["data"]
-            .as_str()
-            .is_some_and(|data| data.starts_with("UklGR"))
-    );
+    assert_eq!((&item["type"], &item["mimeType"]), (&json!("audio"), &json!("audio/wav")));
+    assert!(item["data"].as_str().is_some_and(|data| data.starts_with("UklGR")));
 
     let resources = client.call("get_resources", json!({})).await;
     expect_test::expect![[r#"

@@ -24,14 +24,10 @@ pub(super) fn echo(args: &Args<'_>) -> ToolOutcome {
 pub(super) fn get_image(args: &Args<'_>) -> ToolOutcome {
     let width = args.int_in("width", 8..=512, 96)? as u32;
     let height = args.int_in("height", 8..=512, 96)? as u32;
-    let png = media::png_pattern(width, height)
-        .map_err(|error| format!("could not encode the image: {error}"))?;
+    let png = media::png_pattern(width, height).map_err(|error| format!("could not encode the image: {error}"))?;
     Ok(CallToolResult::success(vec![
         ContentBlock::image(BASE64.encode(&png), "image/png"),
-        ContentBlock::text(format!(
-            "a {width}×{height} PNG ({} bytes): a hue gradient with rings",
-            png.len()
-        )),
+        ContentBlock::text(format!("a {width}×{height} PNG ({} bytes): a hue gradient with rings", png.len())),
     ]))
 }
 
@@ -57,20 +53,16 @@ pub(super) fn get_resources() -> ToolOutcome {
         .with_mime_type("text/markdown")
         .with_size(README.len() as u64);
     let config = json!({"theme": "dark", "retries": 3, "features": ["images", "audio"]});
-    let config_text = serde_json::to_string_pretty(&config)
-        .map_err(|error| format!("could not serialize the config: {error}"))?;
-    let blob: [u8; 12] = [
-        0x00, 0x01, 0x02, 0x03, 0xDE, 0xAD, 0xBE, 0xEF, 0xCA, 0xFE, 0xFF, 0x7F,
-    ];
+    let config_text =
+        serde_json::to_string_pretty(&config).map_err(|error| format!("could not serialize the config: {error}"))?;
+    let blob: [u8; 12] = [0x00, 0x01, 0x02, 0x03, 0xDE, 0xAD, 0xBE, 0xEF, 0xCA, 0xFE, 0xFF, 0x7F];
     Ok(CallToolResult::success(vec![
         ContentBlock::resource_link(link),
         ContentBlock::resource(
-            ResourceContents::text(config_text, "demo://config.json")
-                .with_mime_type("application/json"),
+            ResourceContents::text(config_text, "demo://config.json").with_mime_type("application/json"),
         ),
         ContentBlock::resource(
-            ResourceContents::blob(BASE64.encode(blob), "demo://blob.bin")
-                .with_mime_type("application/octet-stream"),
+            ResourceContents::blob(BASE64.encode(blob), "demo://blob.bin").with_mime_type("application/octet-stream"),
         ),
     ]))
 }
@@ -79,8 +71,7 @@ pub(super) fn get_weather(args: &Args<'_>) -> ToolOutcome {
     let city = args.required_str("city")?;
     let report = weather(city);
     // The spec asks tools with structured output to repeat it as text for older clients.
-    let text = serde_json::to_string(&report)
-        .map_err(|error| format!("could not serialize the report: {error}"))?;
+    let text = serde_json::to_string(&report).map_err(|error| format!("could not serialize the report: {error}"))?;
     let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
     result.structured_content = Some(report);
     Ok(result)
@@ -93,9 +84,7 @@ fn weather(city: &str) -> serde_json::Value {
         .trim()
         .to_lowercase()
         .bytes()
-        .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
-            (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-        });
+        .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3));
     const CONDITIONS: [&str; 5] = ["sunny", "partly cloudy", "overcast", "light rain", "windy"];
     let temperature = -10.0 + (hash % 450) as f64 / 10.0;
     json!({
@@ -119,10 +108,7 @@ pub(super) fn delete_everything(args: &Args<'_>) -> ToolOutcome {
     ))]))
 }
 
-pub(super) async fn slow_task(
-    args: &Args<'_>,
-    context: &RequestContext<RoleServer>,
-) -> ToolOutcome {
+pub(super) async fn slow_task(args: &Args<'_>, context: &RequestContext<RoleServer>) -> ToolOutcome {
     let steps = args.int_in("steps", 1..=50, 5)?;
     let delay = Duration::from_millis(args.int_in("delay_ms", 0..=5000, 500)? as u64);
     let progress_token = context.meta.get_progress_token();
@@ -144,9 +130,7 @@ pub(super) async fn slow_task(
             }
         }
     }
-    Ok(CallToolResult::success(vec![ContentBlock::text(format!(
-        "done after {steps} steps"
-    ))]))
+    Ok(CallToolResult::success(vec![ContentBlock::text(format!("done after {steps} steps"))]))
 }
 
 #[cfg(test)]

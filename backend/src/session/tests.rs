@@ -92,7 +92,10 @@ async fn relays_frames_both_ways_and_disconnect_ends_the_server() {
     let frame = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
     page.send(json!({"type": "send", "frame": frame})).await;
     let out = page.next().await;
-    assert_eq!((out["direction"].as_str(), out["frame"].as_str(), out["size"].as_u64()), (Some("out"), Some(frame), Some(40)));
+    assert_eq!(
+        (out["direction"].as_str(), out["frame"].as_str(), out["size"].as_u64()),
+        (Some("out"), Some(frame), Some(40))
+    );
     let back = page.next().await;
     assert_eq!((back["direction"].as_str(), back["frame"].as_str()), (Some("in"), Some(frame)));
     assert!(back["at_ms"].as_f64().unwrap() >= out["at_ms"].as_f64().unwrap());

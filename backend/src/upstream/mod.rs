@@ -19,10 +19,7 @@ pub enum UpstreamEvent {
 
 /// Milliseconds since the Unix epoch, the relay's stamp on everything.
 pub fn now_ms() -> f64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs_f64() * 1000.0)
-        .unwrap_or(0.0)
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64() * 1000.0).unwrap_or(0.0)
 }
 
 /// Why a frame from the page was not forwarded.

@@ -64,7 +64,8 @@ impl StdioUpstream {
                 }
                 Err(_) => (None, None),
             };
-            let _ = events.send(UpstreamEvent::Relay { at_ms: now_ms(), event: RelayEvent::Exited { code, signal } }).await;
+            let _ =
+                events.send(UpstreamEvent::Relay { at_ms: now_ms(), event: RelayEvent::Exited { code, signal } }).await;
             let _ = exited_tx.send(true);
         });
 

@@ -10,9 +10,7 @@ use super::*;
 use crate::jsonrpc;
 
 fn examples(dir: &str) -> Vec<(String, Value)> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/spec/schema/2026-07-28/examples")
-        .join(dir);
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/schema/2026-07-28/examples").join(dir);
     let mut out: Vec<(String, Value)> = std::fs::read_dir(&root)
         .unwrap_or_else(|e| panic!("the spec examples must sit beside the project ({}): {e}", root.display()))
         .map(|entry| {
@@ -30,8 +28,8 @@ fn examples(dir: &str) -> Vec<(String, Value)> {
 fn round_trip<T: serde::de::DeserializeOwned + Serialize>(dir: &str) -> usize {
     let all = examples(dir);
     for (name, value) in &all {
-        let typed: T = serde_json::from_value(value.clone())
-            .unwrap_or_else(|e| panic!("{dir}/{name} does not read: {e}"));
+        let typed: T =
+            serde_json::from_value(value.clone()).unwrap_or_else(|e| panic!("{dir}/{name} does not read: {e}"));
         let back = serde_json::to_value(&typed).unwrap();
         assert_eq!(&back, value, "{dir}/{name} changed in a round trip");
     }
@@ -82,7 +80,13 @@ fn example_envelopes_classify_and_their_results_read() {
         let result: CallToolResult = serde_json::from_value(value["result"].clone()).unwrap();
         assert_eq!(serde_json::to_value(&result).unwrap(), value["result"], "{name}");
     }
-    for dir in ["ListToolsRequest", "ListToolsResultResponse", "ToolListChangedNotification", "ProgressNotification", "CancelledNotification"] {
+    for dir in [
+        "ListToolsRequest",
+        "ListToolsResultResponse",
+        "ToolListChangedNotification",
+        "ProgressNotification",
+        "CancelledNotification",
+    ] {
         for (name, value) in examples(dir) {
             jsonrpc::classify(&value).unwrap_or_else(|e| panic!("{dir}/{name}: {e}"));
         }

@@ -4,9 +4,7 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::io::{
-    AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf,
-};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf};
 
 /// Long enough for a loaded CI machine, short enough that a hung server fails fast.
 const WAIT: Duration = Duration::from_secs(10);
@@ -24,11 +22,7 @@ impl Client {
         let (server_read, server_write) = tokio::io::split(server_end);
         tokio::spawn(crate::demo::serve(server_read, server_write));
         let (read, write) = tokio::io::split(client_end);
-        let mut client = Self {
-            lines: BufReader::new(read).lines(),
-            write,
-            next_id: 0,
-        };
+        let mut client = Self { lines: BufReader::new(read).lines(), write, next_id: 0 };
         let init = client
             .request(
                 "initialize",
@@ -45,9 +39,7 @@ impl Client {
         assert_eq!(result["serverInfo"]["title"], "MCP Playground demo server");
         assert_eq!(result["capabilities"]["tools"]["listChanged"], true);
         assert!(result["instructions"].is_string());
-        client
-            .send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-            .await;
+        client.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await;
         client
     }
 
@@ -55,10 +47,7 @@ impl Client {
         let mut line = message.to_string();
         line.push('\n');
         let write = self.write.write_all(line.as_bytes());
-        tokio::time::timeout(WAIT, write)
-            .await
-            .expect("write timed out")
-            .expect("write failed");
+        tokio::time::timeout(WAIT, write).await.expect("write timed out").expect("write failed");
     }
 
     pub(super) async fn recv(&mut self) -> Value {
@@ -86,10 +75,7 @@ impl Client {
         loop {
             let message = self.recv().await;
             if message["id"] == id && message.get("method").is_none() {
-                return Exchange {
-                    before,
-                    response: message,
-                };
+                return Exchange { before, response: message };
             }
             before.push(message);
         }
@@ -99,29 +85,20 @@ impl Client {
     pub(super) async fn drain(&mut self, quiet: Duration) -> Vec<Value> {
         let mut messages = Vec::new();
         while let Ok(line) = tokio::time::timeout(quiet, self.lines.next_line()).await {
-            let line = line
-                .expect("read failed")
-                .expect("the server closed the pipe");
+            let line = line.expect("read failed").expect("the server closed the pipe");
             messages.push(serde_json::from_str(&line).expect("the server sent invalid JSON"));
         }
         messages
     }
 
     pub(super) async fn call(&mut self, tool: &str, arguments: Value) -> Exchange {
-        self.request("tools/call", json!({"name": tool, "arguments": arguments}))
-            .await
+        self.request("tools/call", json!({"name": tool, "arguments": arguments})).await
     }
 
     pub(super) async fn tool_names(&mut self) -> Vec<String> {
         let list = self.request("tools/list", json!({})).await.response;
-        let tools = list["result"]["tools"]
-            .as_array()
-            .expect("tools array")
-            .clone();
-        tools
-            .iter()
-            .map(|tool| tool["name"].as_str().unwrap_or("?").to_owned())
-            .collect()
+        let tools = list["result"]["tools"].as_array().expect("tools array").clone();
+        tools.iter().map(|tool| tool["name"].as_str().unwrap_or("?").to_owned()).collect()
     }
 }
 
@@ -133,11 +110,7 @@ pub(super) struct Exchange {
 
 impl Exchange {
     pub(super) fn result(&self) -> &Value {
-        assert!(
-            self.response.get("error").is_none(),
-            "unexpected error: {}",
-            self.response
-        );
+        assert!(self.response.get("error").is_none(), "unexpected error: {}", self.response);
         &self.response["result"]
     }
 

@@ -8,7 +8,8 @@ const LIMITS: Limits = Limits { max_message_bytes: 4096, max_stderr_line_bytes: 
 
 fn sh(script: &str) -> (StdioUpstream, mpsc::Receiver<UpstreamEvent>) {
     let (tx, rx) = mpsc::channel(64);
-    let (up, spawned) = StdioUpstream::start("sh", &["-c".into(), script.into()], &BTreeMap::new(), LIMITS, tx).unwrap();
+    let (up, spawned) =
+        StdioUpstream::start("sh", &["-c".into(), script.into()], &BTreeMap::new(), LIMITS, tx).unwrap();
     assert!(matches!(spawned, RelayEvent::Spawned { pid: Some(p), .. } if p == up.pid()));
     (up, rx)
 }
@@ -40,14 +41,19 @@ pub(crate) fn alive(pid: u32) -> bool {
 
 #[tokio::test]
 async fn frames_pass_unchanged_and_the_rest_becomes_events() {
-    let (up, mut rx) = sh(r#"read -r line; printf "%s\n" "$line"; echo 'hello, not json'; printf '%s\n' '{"jsonrpc":"2.0", "method":"n"}'; echo oops >&2; exit 3"#);
+    let (up, mut rx) = sh(
+        r#"read -r line; printf "%s\n" "$line"; echo 'hello, not json'; printf '%s\n' '{"jsonrpc":"2.0", "method":"n"}'; echo oops >&2; exit 3"#,
+    );
     let frame = r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"s":"é \u00e9"}}"#;
     up.send(frame.to_owned()).unwrap();
     let events = collect_until_exit(&mut rx).await;
     let stdout: Vec<&String> = events.iter().filter(|e| !e.contains("stderr")).collect();
     assert_eq!(stdout[0], &format!("written {frame}"));
     assert_eq!(stdout[1], &format!("frame {frame}"));
-    assert_eq!(stdout[2], r#"{"kind":"invalid_frame","preview":"hello, not json","size":15,"error":"not JSON: expected value at line 1 column 1"}"#);
+    assert_eq!(
+        stdout[2],
+        r#"{"kind":"invalid_frame","preview":"hello, not json","size":15,"error":"not JSON: expected value at line 1 column 1"}"#
+    );
     assert_eq!(stdout[3], r#"frame {"jsonrpc":"2.0", "method":"n"}"#);
     assert_eq!(stdout[4], r#"{"kind":"exited","code":3,"signal":null}"#);
     assert!(events.contains(&r#"{"kind":"stderr","line":"oops","truncated":false}"#.to_owned()));
@@ -55,11 +61,17 @@ async fn frames_pass_unchanged_and_the_rest_becomes_events() {
 
 #[tokio::test]
 async fn oversized_lines_are_dropped_and_said() {
-    let (_up, mut rx) = sh("head -c 5000 /dev/zero | tr '\\0' x; echo; head -c 100 /dev/zero | tr '\\0' e >&2; echo >&2");
+    let (_up, mut rx) =
+        sh("head -c 5000 /dev/zero | tr '\\0' x; echo; head -c 100 /dev/zero | tr '\\0' e >&2; echo >&2");
     let events = collect_until_exit(&mut rx).await;
-    assert!(events.contains(&r#"{"kind":"oversized","direction":"in","size":5000,"limit":4096}"#.to_owned()), "{events:?}");
+    assert!(
+        events.contains(&r#"{"kind":"oversized","direction":"in","size":5000,"limit":4096}"#.to_owned()),
+        "{events:?}"
+    );
     let stderr = events.iter().find(|e| e.contains("stderr")).unwrap();
-    assert!(stderr.contains(&"e".repeat(64)) && !stderr.contains(&"e".repeat(65)) && stderr.contains("\"truncated\":true"));
+    assert!(
+        stderr.contains(&"e".repeat(64)) && !stderr.contains(&"e".repeat(65)) && stderr.contains("\"truncated\":true")
+    );
 }
 
 #[tokio::test]
@@ -73,7 +85,9 @@ async fn bad_frames_from_the_page_are_refused() {
 
 #[tokio::test]
 async fn shutdown_ends_a_server_that_ignores_stdin_and_sigterm() {
-    let (up, mut rx) = sh(r#"trap '' TERM; sleep 300 & echo "{\"jsonrpc\":\"2.0\",\"method\":\"pid\",\"params\":$!}"; while true; do sleep 0.2; done"#);
+    let (up, mut rx) = sh(
+        r#"trap '' TERM; sleep 300 & echo "{\"jsonrpc\":\"2.0\",\"method\":\"pid\",\"params\":$!}"; while true; do sleep 0.2; done"#,
+    );
     let grandchild = loop {
         if let Some(UpstreamEvent::Frame { frame, .. }) = rx.recv().await {
             let v: serde_json::Value = serde_json::from_str(&frame).unwrap();

@@ -1,0 +1,107 @@
+//! Installing what the build and the tests need, from the package registries only, and
+//! only when the version on the machine is not already the right one.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+
+use crate::util::{self, output, root, say};
+
+const TRUNK_VERSION: &str = "0.21.14";
+const BINARYEN_VERSION: &str = "132";
+
+/// Where npm-installed build tools live (binaryen's wasm-opt).
+pub fn tools_dir() -> PathBuf {
+    root().join("target/tools")
+}
+
+/// PATH with the project's tools first.
+pub fn path_with_tools() -> String {
+    let bin = tools_dir().join("node_modules/.bin");
+    let cargo_bin = std::env::var("CARGO_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cargo"))
+        .join("bin");
+    format!("{}:{}:{}", bin.display(), cargo_bin.display(), std::env::var("PATH").unwrap_or_default())
+}
+
+/// The wasm32 target, Trunk, the wasm-bindgen CLI matching Cargo.lock, and wasm-opt.
+pub fn ensure_page_tools() -> Result<()> {
+    if !util_output_all("rustup", &["target", "list", "--installed"]).contains("wasm32-unknown-unknown") {
+        util::run("rustup", &["target", "add", "wasm32-unknown-unknown"], &[], None)?;
+    }
+    if output("trunk", &["--version"]).as_deref() != Some(&format!("trunk {TRUNK_VERSION}")) {
+        util::cargo(&["install", "trunk", "--version", TRUNK_VERSION, "--locked"])?;
+    }
+    let wanted = wasm_bindgen_version()?;
+    if output("wasm-bindgen", &["--version"]).as_deref() != Some(&format!("wasm-bindgen {wanted}")) {
+        // Without --locked: the CLI's own lockfile wants crates the registry here does not serve.
+        util::cargo(&["install", "wasm-bindgen-cli", "--version", &wanted])?;
+    }
+    let wasm_opt = tools_dir().join("node_modules/.bin/wasm-opt");
+    let have = output(&wasm_opt.to_string_lossy(), &["--version"]).unwrap_or_default();
+    if !have.starts_with(&format!("wasm-opt version {BINARYEN_VERSION}")) {
+        std::fs::create_dir_all(tools_dir())?;
+        let dir = tools_dir();
+        let spec = format!("binaryen@{BINARYEN_VERSION}.0.0");
+        util::run("npm", &["install", "--no-save", "--no-audit", "--no-fund", "--prefix", ".", &spec], &[], Some(&dir))
+            .context("installing wasm-opt (npm binaryen) needs Node.js and npm")?;
+    }
+    Ok(())
+}
+
+fn util_output_all(program: &str, args: &[&str]) -> String {
+    #[allow(clippy::disallowed_methods, reason = "xtask asks tools for their state")]
+    let out = std::process::Command::new(program).args(args).output();
+    out.map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap_or_default()
+}
+
+/// The wasm-bindgen version Cargo.lock pins.
+fn wasm_bindgen_version() -> Result<String> {
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).context("reading Cargo.lock")?;
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        if line == "name = \"wasm-bindgen\"" {
+            let version = lines.next().and_then(|l| l.strip_prefix("version = \"")).and_then(|v| v.strip_suffix('"'));
+            return version.map(str::to_owned).context("Cargo.lock: wasm-bindgen without a version");
+        }
+    }
+    bail!("Cargo.lock does not list wasm-bindgen")
+}
+
+/// Debian's Chromium and ChromeDriver, installed with apt when missing (as root).
+pub fn ensure_browser() -> Result<()> {
+    let present = |p: &str| std::path::Path::new(p).is_file();
+    if present("/usr/bin/chromium") && present("/usr/bin/chromedriver") {
+        return Ok(());
+    }
+    say("Chromium or ChromeDriver is missing; installing Debian's chromium and chromium-driver");
+    let root_user = output("id", &["-u"]).as_deref() == Some("0");
+    let (program, prefix): (&str, &[&str]) = if root_user { ("apt-get", &[]) } else { ("sudo", &["apt-get"]) };
+    let with = |args: &[&str]| -> Vec<String> { prefix.iter().chain(args).map(|s| s.to_string()).collect() };
+    let update = with(&["update"]);
+    util::run(program, &update.iter().map(String::as_str).collect::<Vec<_>>(), &[], None)?;
+    let install = with(&["install", "-y", "--no-install-recommends", "chromium", "chromium-driver"]);
+    util::run(
+        program,
+        &install.iter().map(String::as_str).collect::<Vec<_>>(),
+        &[("DEBIAN_FRONTEND", "noninteractive")],
+        None,
+    )
+}
+
+/// The npm MCP servers the tests run, exactly as `tests/servers/package-lock.json` pins them.
+pub fn ensure_test_servers() -> Result<()> {
+    let dir = root().join("tests/servers");
+    let lock = dir.join("package-lock.json");
+    let installed = dir.join("node_modules/.package-lock.json");
+    let fresh = match (std::fs::metadata(&lock), std::fs::metadata(&installed)) {
+        (Ok(l), Ok(i)) => i.modified()? >= l.modified()?,
+        _ => false,
+    };
+    if !fresh {
+        util::run("npm", &["ci", "--no-audit", "--no-fund"], &[], Some(&dir))
+            .context("installing the test servers needs Node.js and npm")?;
+    }
+    Ok(())
+}
