@@ -23,7 +23,10 @@ fn default_assets() -> PathBuf {
 
 /// Binds and serves until Ctrl-C or SIGTERM. `announce` receives the URL once listening.
 pub async fn run(args: RunArgs, announce: impl FnOnce(&str)) -> anyhow::Result<()> {
-    let listener = TcpListener::bind((args.host.as_str(), args.port)).await?;
+    let listener = TcpListener::bind((args.host.as_str(), args.port)).await.map_err(|e| {
+        let hint = if e.kind() == std::io::ErrorKind::AddrInUse { " (pass --port 0 to pick a free port)" } else { "" };
+        anyhow::anyhow!("cannot listen on {}:{}: {e}{hint}", args.host, args.port)
+    })?;
     let addr = listener.local_addr()?;
     let loopback = args.host.parse::<IpAddr>().map(|ip| ip.is_loopback()).unwrap_or(args.host == "localhost");
     if !loopback {

@@ -42,6 +42,12 @@ async fn demo_server_lists_tools_and_echoes() -> Result<()> {
     ensure!(structured.contains("\"city\": \"Lisbon\""), "structured content not shown: {structured}");
 
     b.screenshot("demo-echo").await?;
+    let toggle = b.id("theme-toggle").await?;
+    let before = b.client.execute("return document.documentElement.dataset.theme || ''", vec![]).await?;
+    toggle.click().await?;
+    let after = b.client.execute("return document.documentElement.dataset.theme || ''", vec![]).await?;
+    ensure!(before != after, "the theme toggle changed nothing");
+    b.screenshot("demo-echo-other-theme").await?;
     b.close().await?;
     Ok(())
 }

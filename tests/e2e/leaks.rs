@@ -67,3 +67,35 @@ async fn closing_the_tab_ends_the_server_process() -> Result<()> {
     b.close().await?;
     Ok(())
 }
+
+#[tokio::test]
+async fn stopping_the_relay_ends_its_servers() -> Result<()> {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+
+    let pg = Playground::start(&[])?;
+    let url = format!("ws://{}/api/ws?token={}", pg.authority(), pg.token);
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await?;
+    // A server that ignores both its stdin closing and SIGTERM: only a kill ends it.
+    let stubborn = r#"{"type":"connect","target":{"transport":"stdio","command":"sh","args":["-c","trap '' TERM; sleep 300 & wait"]}}"#;
+    ws.send(Message::text(stubborn)).await?;
+    let pids = eventually(Duration::from_secs(10), "the server and its child", || async {
+        let d = descendants(pg.pid());
+        Ok((d.len() >= 2).then_some(d))
+    })
+    .await?;
+    // SIGTERM, as a service manager or Ctrl-C would stop it.
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(pg.pid() as i32), nix::sys::signal::Signal::SIGTERM)?;
+    all_gone(&pids).await?;
+    // The page is told: its socket closes.
+    let closed = tokio::time::timeout(Duration::from_secs(10), async {
+        while let Some(Ok(msg)) = ws.next().await {
+            if matches!(msg, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
+    ensure!(closed.is_ok(), "the socket stayed open after the relay stopped");
+    Ok(())
+}
