@@ -27,6 +27,7 @@ pub fn App() -> impl IntoView {
                     <panels::tools::ToolList />
                 </aside>
                 <section class="workspace">
+                    <panels::notices::Notices />
                     <panels::call::CallPanel />
                 </section>
                 <aside class="timeline-column">

@@ -35,6 +35,12 @@ async fn demo_server_lists_tools_and_echoes() -> Result<()> {
     // A tool error is not a protocol error.
     let state = flows::call_tool(&b, "fail", r#"{"reason": "on purpose"}"#).await?;
     ensure!(state == "tool-error", "fail gave {state}");
+    // A JSON-RPC error is shown as one, with its code and data.
+    let state = flows::call_tool(&b, "fail", r#"{"reason": "rpc", "as_protocol_error": true}"#).await?;
+    ensure!(state == "protocol-error", "fail as a protocol error gave {state}");
+    let error = b.id("protocol-error").await?.text().await?;
+    ensure!(error.contains("-32603") && error.contains("rpc"), "protocol error not shown: {error}");
+
     // Structured output arrives beside the text.
     let state = flows::call_tool(&b, "get_weather", r#"{"city": "Lisbon"}"#).await?;
     ensure!(state == "ok", "get_weather gave {state}");

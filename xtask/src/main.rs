@@ -7,6 +7,9 @@ mod page;
 mod tools;
 mod util;
 
+#[cfg(test)]
+mod tidy;
+
 const USAGE: &str = "usage: cargo xtask <run [-- PLAYGROUND ARGS] | test | page>
   run    build the page and run the playground (the built-in demo server by default)
   test   install what the tests need, then fmt, clippy and every test (browser included)

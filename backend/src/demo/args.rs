@@ -33,7 +33,13 @@ impl<'a> Args<'a> {
         }
     }
 
+    /// A boolean flag; anything but JSON `true` counts as false.
+    pub(super) fn flag(&self, name: &str) -> bool {
+        self.get(name).and_then(Value::as_bool).unwrap_or(false)
+    }
+
     /// An integer in `range`, or `default` when absent. `5.0` counts as an integer.
+
     pub(super) fn int_in(&self, name: &str, range: RangeInclusive<i64>, default: i64) -> Result<i64, String> {
         let Some(value) = self.get(name) else {
             return Ok(default);

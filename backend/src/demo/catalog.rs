@@ -69,10 +69,18 @@ pub(super) fn tools(extra_enabled: bool) -> Vec<Tool> {
         tool(
             "fail",
             "Fail on purpose",
-            "Always fails, returning a tool error result so you can see how errors are shown.",
+            "Always fails: by default with a tool error result (isError), or with a JSON-RPC error \
+             when as_protocol_error is true, so you can see both kinds of failure.",
             json!({
                 "type": "object",
-                "properties": {"reason": {"type": "string", "description": "Why it should fail"}},
+                "properties": {
+                    "reason": {"type": "string", "description": "Why it should fail"},
+                    "as_protocol_error": {
+                        "type": "boolean",
+                        "default": false,
+                        "description": "Fail with a JSON-RPC error response instead of a tool error result"
+                    },
+                },
             }),
         )
         .with_annotations(harmless()),

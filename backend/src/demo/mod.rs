@@ -107,6 +107,13 @@ impl ServerHandler for DemoServer {
         let args = Args::new(request.arguments.as_ref());
         let name = request.name.as_ref();
         tracing::debug!(tool = name, "demo tool called");
+        if name == "fail" && args.flag("as_protocol_error") {
+            let reason = args.optional_str("reason").ok().flatten().unwrap_or("no reason given");
+            return Err(ErrorData::internal_error(
+                format!("the tool failed on purpose: {reason}"),
+                Some(serde_json::json!({"reason": reason})),
+            ));
+        }
         let outcome = match name {
             "echo" => tools::echo(&args),
             "get_image" => tools::get_image(&args),

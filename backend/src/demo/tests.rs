@@ -53,6 +53,9 @@ async fn speaks_mcp_over_newline_delimited_json() {
     let fail = client.call("fail", json!({"reason": "testing"})).await;
     assert_eq!(fail.result()["isError"], true);
     assert!(fail.text(0).contains("testing"), "{}", fail.response);
+    let fail = client.call("fail", json!({"reason": "rpc", "as_protocol_error": true})).await;
+    assert_eq!(fail.response["error"]["code"], -32603, "{}", fail.response);
+    assert_eq!(fail.response["error"]["data"], json!({"reason": "rpc"}));
 
     let slow = client
         .request(

@@ -4,6 +4,7 @@ pub mod call;
 pub mod connection;
 pub mod header;
 pub mod json;
+pub mod notices;
 pub mod relay_banner;
 pub mod result;
 pub mod timeline;
