@@ -52,5 +52,10 @@ fn test() -> Result<()> {
     util::cargo(&["clippy", "-p", "frontend", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"])?;
     // The end-to-end tests start the real binary.
     util::cargo(&["build", "-p", "mcp-playground"])?;
-    util::cargo(&["test"])
+    let (passed, failed) = util::cargo_test(&[])?;
+    util::total(passed, failed);
+    if failed > 0 {
+        bail!("{failed} tests failed");
+    }
+    Ok(())
 }

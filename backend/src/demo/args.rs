@@ -39,7 +39,6 @@ impl<'a> Args<'a> {
     }
 
     /// An integer in `range`, or `default` when absent. `5.0` counts as an integer.
-
     pub(super) fn int_in(&self, name: &str, range: RangeInclusive<i64>, default: i64) -> Result<i64, String> {
         let Some(value) = self.get(name) else {
             return Ok(default);
