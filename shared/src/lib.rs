@@ -6,6 +6,7 @@
 
 pub mod client;
 pub mod cmdline;
+pub mod form;
 pub mod jsonrpc;
 pub mod mcp;
 pub mod relay;
