@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+mod args;
 mod panels;
 pub mod store;
 mod theme;
@@ -15,6 +16,7 @@ use store::Store;
 pub fn App() -> impl IntoView {
     let store = Store::new();
     provide_context(store);
+    provide_context(store.args);
     store.start();
     theme::init();
     view! {

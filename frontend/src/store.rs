@@ -3,10 +3,7 @@
 //! the panels show. Components read signals and call the actions here; they hold no
 //! protocol logic.
 
-use std::collections::HashMap;
-
 use leptos::prelude::*;
-use serde_json::Value;
 use shared::client::{CallOutcome, McpClient, Update as ClientUpdate};
 use shared::cmdline;
 use shared::jsonrpc::{self, Id};
@@ -14,6 +11,7 @@ use shared::mcp::Tool;
 use shared::relay::{ClientMsg, Direction, RelayEvent, ServerMsg, Target};
 use shared::timeline::{Row, Timeline};
 
+use crate::args::ArgsState;
 use crate::ws::{RelaySocket, SocketState, token_from_location};
 
 /// Stderr lines kept for the stderr view.
@@ -122,8 +120,7 @@ pub struct Store {
     pub tools_error: RwSignal<Option<String>>,
     pub tool_filter: RwSignal<String>,
     pub selected: RwSignal<Option<String>>,
-    pub args_text: RwSignal<String>,
-    pub args_error: RwSignal<Option<String>>,
+    pub args: ArgsState,
     pub call: RwSignal<CallState>,
     pub rows: RwSignal<Vec<RowView>>,
     pub selected_row: RwSignal<Option<usize>>,
@@ -134,8 +131,6 @@ pub struct Store {
     disconnect_requested: StoredValue<bool>,
     preset_applied: StoredValue<bool>,
     last_exit: StoredValue<Option<String>>,
-    /// Arguments typed per tool during this session.
-    drafts: StoredValue<HashMap<String, String>>,
 }
 
 fn new_client() -> McpClient {
@@ -157,8 +152,7 @@ impl Store {
             tools_error: RwSignal::new(None),
             tool_filter: RwSignal::new(String::new()),
             selected: RwSignal::new(None),
-            args_text: RwSignal::new("{}".into()),
-            args_error: RwSignal::new(None),
+            args: ArgsState::new(),
             call: RwSignal::new(CallState::Idle),
             rows: RwSignal::new(Vec::new()),
             selected_row: RwSignal::new(None),
@@ -169,7 +163,6 @@ impl Store {
             disconnect_requested: StoredValue::new(false),
             preset_applied: StoredValue::new(false),
             last_exit: StoredValue::new(None),
-            drafts: StoredValue::new(HashMap::new()),
         }
     }
 
@@ -253,34 +246,26 @@ impl Store {
     }
 
     pub fn select_tool(self, name: String) {
-        if let Some(previous) = self.selected.get_untracked() {
-            let text = self.args_text.get_untracked();
-            self.drafts.update_value(|d| {
-                d.insert(previous, text);
-            });
-        }
-        let draft = self.drafts.with_value(|d| d.get(&name).cloned());
-        let text = draft.unwrap_or_else(|| {
-            let skeleton = self
-                .tools
-                .with_untracked(|t| t.iter().find(|t| t.name == name).map(|t| skeleton_args(&t.input_schema)))
-                .unwrap_or_else(|| Value::Object(Default::default()));
-            serde_json::to_string_pretty(&skeleton).unwrap_or_else(|_| "{}".into())
-        });
-        self.args_text.set(text);
-        self.args_error.set(None);
+        let tool = self.tools.with_untracked(|t| t.iter().find(|t| t.name == name).cloned());
+        let Some(tool) = tool else { return };
+        let server = self.server.with_untracked(|s| s.as_ref().map(|s| s.name.clone()).unwrap_or_default());
+        self.args.load(&tool, &server);
         self.selected.set(Some(name));
     }
 
-    /// Calls the selected tool with the arguments in the editor.
-    pub fn call_selected(self) {
+    /// Calls the selected tool with the arguments being edited. Held back while they do
+    /// not validate, unless `anyway` (to see how the server handles bad input).
+    pub fn call_selected(self, anyway: bool) {
         let Some(tool) = self.selected.get_untracked() else { return };
-        let arguments = match serde_json::from_str::<Value>(&self.args_text.get_untracked()) {
-            Ok(v @ Value::Object(_)) => v,
-            Ok(_) => return self.args_error.set(Some("arguments must be a JSON object".into())),
-            Err(e) => return self.args_error.set(Some(format!("not valid JSON: {e}"))),
+        let arguments = match self.args.current() {
+            Ok(v) => v,
+            Err(e) => return self.args.raw_error.set(Some(e)),
         };
-        self.args_error.set(None);
+        if !anyway && !self.args.violations.get_untracked().is_empty() {
+            return;
+        }
+        self.args.raw_error.set(None);
+        self.args.remember(&arguments);
         let (id, frame) = self.client.try_update_value(|c| c.call_tool(&tool, arguments)).expect("client lives");
         self.call.set(CallState::Pending { id, tool });
         self.send_frame(frame);
@@ -466,31 +451,4 @@ impl Default for Store {
     fn default() -> Self {
         Self::new()
     }
-}
-
-/// Arguments to start from: the required properties with their defaults or an empty value
-/// of their type, so a person sees what to fill in.
-pub fn skeleton_args(schema: &Value) -> Value {
-    let mut out = serde_json::Map::new();
-    let required: Vec<&str> =
-        schema["required"].as_array().map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
-    if let Some(props) = schema["properties"].as_object() {
-        for (name, prop) in props {
-            if let Some(default) = prop.get("default") {
-                out.insert(name.clone(), default.clone());
-            } else if required.contains(&name.as_str()) {
-                let ty = prop["type"].as_str().unwrap_or("");
-                let empty = match ty {
-                    "string" => Value::String(String::new()),
-                    "number" | "integer" => Value::from(0),
-                    "boolean" => Value::Bool(false),
-                    "array" => Value::Array(Vec::new()),
-                    "object" => Value::Object(Default::default()),
-                    _ => Value::Null,
-                };
-                out.insert(name.clone(), empty);
-            }
-        }
-    }
-    Value::Object(out)
 }

@@ -36,6 +36,10 @@ pub async fn tool_names(b: &Browser) -> Result<Vec<String>> {
 pub async fn call_tool(b: &Browser, tool: &str, args: &str) -> Result<String> {
     b.css(&format!("[data-testid=tool-item][data-tool-name=\"{tool}\"]")).await?.click().await?;
     b.css(&format!("[data-testid=tool-detail][data-tool-name=\"{tool}\"]")).await?;
+    // Raw JSON: the form's own toggle switches to it.
+    if b.all("[data-testid=raw-args-editor]").await?.is_empty() {
+        b.id("raw-args-toggle").await?.click().await?;
+    }
     let editor = b.id("raw-args-editor").await?;
     b.set_value(&editor, args).await?;
     b.id("call-button").await?.click().await?;

@@ -114,6 +114,16 @@ pub(super) fn tools(extra_enabled: bool) -> Vec<Tool> {
         )
         .with_annotations(harmless()),
         tool(
+            "submit_order",
+            "Submit an order",
+            "Places a pretend order: customer, order lines with options, and a delivery method. \
+             Its nested input schema shows off generated forms; nothing is ordered.",
+            super::order::input_schema(),
+        )
+        .with_annotations(
+            ToolAnnotations::new().read_only(false).destructive(false).idempotent(false).open_world(false),
+        ),
+        tool(
             "toggle_extra_tool",
             "Toggle the extra tool",
             "Adds or removes `extra_tool` and notifies the client that the tool list changed.",

@@ -8,6 +8,7 @@
 mod args;
 mod catalog;
 mod media;
+mod order;
 mod tools;
 
 #[cfg(test)]
@@ -80,7 +81,8 @@ impl ServerHandler for DemoServer {
                 "A harmless demo server for trying out MCP clients. Each tool shows one feature: \
              echo (text), get_image, get_audio, get_resources, get_weather (structured output), \
              fail (tool errors), delete_everything (destructive hints; deletes nothing), \
-             slow_task (progress and cancellation) and toggle_extra_tool (list_changed).",
+             slow_task (progress and cancellation), submit_order (a nested input schema) and \
+             toggle_extra_tool (list_changed).",
             )
     }
 
@@ -123,6 +125,7 @@ impl ServerHandler for DemoServer {
             "fail" => tools::fail(&args),
             "delete_everything" => tools::delete_everything(&args),
             "slow_task" => tools::slow_task(&args, &context).await,
+            "submit_order" => order::submit_order(request.arguments.as_ref()),
             "toggle_extra_tool" => Ok(self.toggle_extra_tool(&context).await),
             catalog::EXTRA_TOOL if self.extra_enabled.load(Ordering::SeqCst) => {
                 Ok(CallToolResult::success(vec![ContentBlock::text("extra tool called")]))

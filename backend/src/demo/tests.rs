@@ -29,6 +29,7 @@ async fn speaks_mcp_over_newline_delimited_json() {
         fail {"readOnlyHint":true,"openWorldHint":false}
         delete_everything {"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false,"openWorldHint":false}
         slow_task {"readOnlyHint":true,"openWorldHint":false}
+        submit_order {"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false}
         toggle_extra_tool {"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false}"#]].assert_eq(&summary.join("\n"));
     for tool in list.result()["tools"].as_array().into_iter().flatten() {
         assert!(tool["title"].is_string() && tool["description"].is_string(), "{tool}");
@@ -108,7 +109,7 @@ async fn errors_toggling_and_cancellation() {
     assert_eq!(client.tool_names().await.last().map(String::as_str), Some("extra_tool"));
     assert_eq!(client.call("extra_tool", json!({})).await.text(0), "extra tool called");
     client.call("toggle_extra_tool", json!({})).await;
-    assert_eq!(client.tool_names().await.len(), 9);
+    assert_eq!(client.tool_names().await.len(), 10);
 
     // Cancelled, a slow task stops sending progress; rmcp drops its response, as the spec
     // asks, so progress is the only thing to watch.
@@ -173,4 +174,22 @@ async fn media_and_resource_content_items() {
         ]"#]].assert_eq(
         &serde_json::to_string_pretty(&resources.result()["content"]).unwrap_or_default(),
     );
+}
+
+#[tokio::test]
+async fn submit_order_checks_and_echoes_its_nested_input() {
+    let mut client = Client::connect().await;
+    let order = json!({
+        "customer": {"name": "Ada"},
+        "lines": [{"sku": "ABC-123", "quantity": 2, "options": {"gift_wrap": true}}],
+        "delivery": {"method": "courier", "address": "1 Main Street", "express": false}
+    });
+    let ok = client.call("submit_order", order.clone()).await;
+    assert_eq!(ok.text(0), "Order for Ada: 1 line(s), 2 item(s), courier delivery");
+    assert_eq!(ok.result()["structuredContent"]["received"], order);
+    let bad = client
+        .call("submit_order", json!({"customer": {"name": "Ada"}, "lines": [{"sku": "bad", "quantity": 1}]}))
+        .await;
+    assert_eq!(bad.result()["isError"], true);
+    assert!(bad.text(0).contains("lines/0/sku"), "{}", bad.response);
 }

@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 use shared::mcp::Tool;
 
+use super::form::ArgsEditor;
 use super::json::JsonBlock;
 use super::result::ResultPane;
 use super::tools::Badges;
@@ -47,15 +48,16 @@ fn ToolDetail(tool: Tool) -> impl IntoView {
     let store = expect_context::<Store>();
     let pending = move || matches!(store.call.get(), CallState::Pending { .. });
     let can_call = move || store.conn.get() == ConnState::Connected && !pending();
+    let invalid = move || store.args.violations.with(|v| !v.is_empty());
     let on_key = move |ev: web_sys::KeyboardEvent| {
         if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) && can_call() {
             ev.prevent_default();
-            store.call_selected();
+            store.call_selected(false);
         }
     };
     let annotations = tool.annotations.clone();
     view! {
-        <section class="panel tool-detail" data-testid="tool-detail" data-tool-name=tool.name.clone()>
+        <section class="panel tool-detail" data-testid="tool-detail" data-tool-name=tool.name.clone() on:keydown=on_key>
             <div class="detail-head">
                 <div>
                     <h2 class="detail-title">{tool.display_name().to_owned()}</h2>
@@ -78,16 +80,16 @@ fn ToolDetail(tool: Tool) -> impl IntoView {
                     </details>
                 })}
             </div>
-            <label class="field-label" for="args">"Arguments " <span class="hint">"JSON · Ctrl+Enter to call"</span></label>
-            <textarea id="args" class="input mono args-editor" data-testid="raw-args-editor" spellcheck="false"
-                rows=move || store.args_text.with(|t| t.lines().count().clamp(3, 18).to_string())
-                prop:value=move || store.args_text.get()
-                on:input=move |ev| store.args_text.set(event_target_value(&ev))
-                on:keydown=on_key></textarea>
-            {move || store.args_error.get().map(|e| view! { <p class="error-text" data-testid="args-errors">{e}</p> })}
+            <ArgsEditor />
             <div class="actions">
+                <Show when=invalid>
+                    <span class="hint small">"Fix the problems above, or send them as they are to see how the server copes."</span>
+                    <button class="button ghost" data-testid="send-anyway" prop:disabled=move || !can_call()
+                        on:click=move |_| store.call_selected(true)>"Send anyway"</button>
+                </Show>
                 <button class="button primary" data-testid="call-button" prop:disabled=move || !can_call()
-                    on:click=move |_| store.call_selected()>
+                    title=move || if invalid() { "The arguments do not match the input schema" } else { "Call the tool" }
+                    on:click=move |_| store.call_selected(false)>
                     {move || if pending() { "Calling…" } else { "Call tool" }}
                 </button>
             </div>

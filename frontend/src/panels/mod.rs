@@ -2,6 +2,7 @@
 
 pub mod call;
 pub mod connection;
+pub mod form;
 pub mod header;
 pub mod json;
 pub mod notices;
