@@ -4,5 +4,6 @@
 mod demo;
 mod everything;
 mod flows;
+mod forms;
 mod leaks;
 mod security;

@@ -165,6 +165,10 @@ fn object_view(spec: ObjectSpec, path: String, depth: usize) -> AnyView {
         });
         let additional = spec.additional.map(|b| *b);
         let patterns = spec.pattern_properties;
+        let pattern_hint = (!patterns.is_empty()).then(|| {
+            let list: Vec<String> = patterns.iter().map(|(re, _)| format!("/{re}/")).collect();
+            view! { <p class="hint small">"Keys matching " <span class="mono">{list.join(", ")}</span></p> }
+        });
         let field_for = move |key: &str| -> Field {
             patterns
                 .iter()
@@ -178,6 +182,7 @@ fn object_view(spec: ObjectSpec, path: String, depth: usize) -> AnyView {
         let p_rows = path.clone();
         view! {
             <div class="extras">
+                {pattern_hint}
                 <For each=move || keys.get() key=|k| k.clone() let:key>
                     {
                         let item_path = pointer::child(&p_rows, &key);
