@@ -10,6 +10,7 @@ pub mod form;
 pub mod jsonrpc;
 pub mod mcp;
 pub mod relay;
+pub mod render;
 pub mod timeline;
 
 /// The MCP protocol revision the page asks for in `initialize`.

@@ -1,0 +1,246 @@
+//! What each part of a tool result becomes on the page: a render model that is plain data,
+//! tested natively, so the page only draws it. Nothing here is HTML: text stays text, and
+//! only links with safe schemes are offered as links.
+
+pub mod markdown;
+pub mod media;
+pub mod output;
+
+use serde_json::Value;
+
+use crate::mcp::{Content, ResourceContents};
+use media::{MediaInfo, MediaKind, inspect};
+
+/// Text longer than this is previewed, with "show all" and a download.
+pub const LONG_TEXT_BYTES: usize = 100 * 1024;
+
+/// Small labels from a content item's `annotations`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Badges {
+    pub audience: Vec<String>,
+    pub priority: Option<f64>,
+    pub last_modified: Option<String>,
+}
+
+impl Badges {
+    pub fn read(annotations: Option<&Value>) -> Self {
+        let Some(a) = annotations else { return Self::default() };
+        Self {
+            audience: a["audience"]
+                .as_array()
+                .map(|v| v.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
+                .unwrap_or_default(),
+            priority: a["priority"].as_f64(),
+            last_modified: a["lastModified"].as_str().map(str::to_owned),
+        }
+    }
+
+    /// The labels, in a fixed order.
+    pub fn labels(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.audience.iter().map(|a| format!("for {a}")).collect();
+        if let Some(p) = self.priority {
+            out.push(format!("priority {p}"));
+        }
+        if let Some(m) = &self.last_modified {
+            out.push(format!("modified {m}"));
+        }
+        out
+    }
+}
+
+/// How a text is best shown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextView {
+    pub text: String,
+    /// The text parsed, when it is a JSON object or array (shown pretty and foldable).
+    pub json: Option<Value>,
+    /// Whether the text is over [`LONG_TEXT_BYTES`] (a preview is shown first).
+    pub long: bool,
+    /// Whether it looks like Markdown (offered as a view, never forced).
+    pub looks_like_markdown: bool,
+}
+
+impl TextView {
+    pub fn new(text: String) -> Self {
+        let trimmed = text.trim_start();
+        let json = if trimmed.starts_with('{') || trimmed.starts_with('[') {
+            serde_json::from_str::<Value>(&text).ok().filter(|v| v.is_object() || v.is_array())
+        } else {
+            None
+        };
+        let looks_like_markdown = json.is_none()
+            && text.lines().take(200).any(|l| {
+                let l = l.trim_start();
+                l.starts_with("# ")
+                    || l.starts_with("## ")
+                    || l.starts_with("```")
+                    || l.starts_with("- ")
+                    || l.starts_with("* ")
+            });
+        let long = text.len() > LONG_TEXT_BYTES;
+        Self { text, json, long, looks_like_markdown }
+    }
+
+    /// The first [`LONG_TEXT_BYTES`] at a character boundary.
+    pub fn preview(&self) -> &str {
+        if !self.long {
+            return &self.text;
+        }
+        let mut end = LONG_TEXT_BYTES;
+        while !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        &self.text[..end]
+    }
+}
+
+/// A link a person may follow: only `http`, `https` and `mailto`.
+pub fn safe_href(uri: &str) -> Option<String> {
+    let lower = uri.trim().to_ascii_lowercase();
+    ["http://", "https://", "mailto:"].iter().any(|s| lower.starts_with(s)).then(|| uri.trim().to_owned())
+}
+
+/// A file name for downloads, from a URI or a fallback, with only harmless characters.
+pub fn file_name(uri: Option<&str>, fallback: &str) -> String {
+    let last = uri
+        .and_then(|u| u.trim_end_matches('/').rsplit(['/', ':']).next())
+        .filter(|s| !s.is_empty())
+        .unwrap_or(fallback);
+    let cleaned: String =
+        last.chars().map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '_' }).take(80).collect();
+    if cleaned.is_empty() { fallback.to_owned() } else { cleaned }
+}
+
+/// The contents of a resource, embedded or read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Body {
+    Text(TextView),
+    /// Base64 contents that can be shown as an image or played as audio.
+    Media {
+        kind: MediaKind,
+        info: MediaInfo,
+        data: String,
+    },
+    /// Other binary contents: offered as a download.
+    Download {
+        info: MediaInfo,
+        data: String,
+    },
+    Empty,
+}
+
+impl Body {
+    pub fn of(contents: &ResourceContents) -> Body {
+        let mime = contents.mime_type.clone().unwrap_or_default();
+        match (&contents.text, &contents.blob) {
+            (Some(text), _) => Body::Text(TextView::new(text.clone())),
+            (None, Some(blob)) => {
+                let kind = if mime.starts_with("image/") {
+                    Some(MediaKind::Image)
+                } else if mime.starts_with("audio/") {
+                    Some(MediaKind::Audio)
+                } else {
+                    None
+                };
+                match kind {
+                    Some(kind) => Body::Media { kind, info: inspect(kind, &mime, blob), data: blob.clone() },
+                    None => {
+                        let bytes = media::decoded_len(blob);
+                        let info = MediaInfo {
+                            mime: mime.clone(),
+                            bytes: bytes.unwrap_or(0),
+                            notice: bytes.is_none().then(|| "the blob is not valid base64".to_owned()),
+                            playable: false,
+                        };
+                        Body::Download { info, data: blob.clone() }
+                    }
+                }
+            }
+            (None, None) => Body::Empty,
+        }
+    }
+}
+
+/// One content item, ready to draw.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ItemView {
+    Text(TextView),
+    Media {
+        kind: MediaKind,
+        info: MediaInfo,
+        data: String,
+    },
+    Link {
+        uri: String,
+        href: Option<String>,
+        name: String,
+        title: Option<String>,
+        description: Option<String>,
+        mime: Option<String>,
+        size: Option<u64>,
+    },
+    Resource {
+        uri: String,
+        mime: Option<String>,
+        body: Body,
+    },
+    Unknown(Value),
+}
+
+/// A content item with its `data-content-type` and badges.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    pub content_type: &'static str,
+    pub badges: Badges,
+    pub view: ItemView,
+}
+
+impl Item {
+    pub fn of(content: &Content) -> Item {
+        let annotations = |extra: &serde_json::Map<String, Value>| Badges::read(extra.get("annotations"));
+        let (badges, view) = match content {
+            Content::Text(t) => (annotations(&t.extra), ItemView::Text(TextView::new(t.text.clone()))),
+            Content::Image(m) => (
+                annotations(&m.extra),
+                ItemView::Media {
+                    kind: MediaKind::Image,
+                    info: inspect(MediaKind::Image, &m.mime_type, &m.data),
+                    data: m.data.clone(),
+                },
+            ),
+            Content::Audio(m) => (
+                annotations(&m.extra),
+                ItemView::Media {
+                    kind: MediaKind::Audio,
+                    info: inspect(MediaKind::Audio, &m.mime_type, &m.data),
+                    data: m.data.clone(),
+                },
+            ),
+            Content::ResourceLink(r) => (
+                annotations(&r.extra),
+                ItemView::Link {
+                    uri: r.uri.clone(),
+                    href: safe_href(&r.uri),
+                    name: r.name.clone(),
+                    title: r.title.clone(),
+                    description: r.description.clone(),
+                    mime: r.mime_type.clone(),
+                    size: r.size,
+                },
+            ),
+            Content::Resource(r) => (
+                annotations(&r.extra),
+                ItemView::Resource {
+                    uri: r.resource.uri.clone(),
+                    mime: r.resource.mime_type.clone(),
+                    body: Body::of(&r.resource),
+                },
+            ),
+            Content::Unknown(v) => (Badges::read(v.get("annotations")), ItemView::Unknown(v.clone())),
+        };
+        Item { content_type: content.type_name(), badges, view }
+    }
+}
+
+#[cfg(test)]
+mod tests;
