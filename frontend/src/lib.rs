@@ -7,6 +7,7 @@ mod args;
 mod panels;
 pub mod store;
 mod theme;
+mod download;
 mod ws;
 
 use store::Store;

@@ -3,11 +3,14 @@
 //! the panels show. Components read signals and call the actions here; they hold no
 //! protocol logic.
 
+use std::collections::HashMap;
+
 use leptos::prelude::*;
 use shared::client::{CallOutcome, McpClient, Update as ClientUpdate};
 use shared::cmdline;
 use shared::jsonrpc::{self, Id};
-use shared::mcp::Tool;
+use shared::mcp::{ResourceContents, Tool};
+use shared::render::output::{self, OutputCheck, TextAgreement};
 use shared::relay::{ClientMsg, Direction, RelayEvent, ServerMsg, Target};
 use shared::timeline::{Row, Timeline};
 
@@ -53,7 +56,7 @@ pub struct ServerInfo {
 pub enum CallState {
     Idle,
     Pending { id: Id, tool: String },
-    Done { tool: String, outcome: CallOutcome, duration_ms: Option<f64> },
+    Done { tool: String, outcome: CallOutcome, duration_ms: Option<f64>, output: OutputCheck, agreement: Option<TextAgreement> },
     TransportError { tool: String, message: String },
 }
 
@@ -70,6 +73,14 @@ impl CallState {
             CallState::TransportError { .. } => "transport-error",
         }
     }
+}
+
+/// A `resources/read` a person asked for from a resource link.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReadState {
+    Loading,
+    Done(Vec<ResourceContents>),
+    Failed(String),
 }
 
 /// A timeline row ready to show.
@@ -125,6 +136,7 @@ pub struct Store {
     pub rows: RwSignal<Vec<RowView>>,
     pub selected_row: RwSignal<Option<usize>>,
     pub notices: RwSignal<Vec<String>>,
+    pub reads: RwSignal<HashMap<String, ReadState>>,
     client: StoredValue<McpClient>,
     timeline: StoredValue<Timeline>,
     socket: StoredValue<Option<RelaySocket>, LocalStorage>,
@@ -157,6 +169,7 @@ impl Store {
             rows: RwSignal::new(Vec::new()),
             selected_row: RwSignal::new(None),
             notices: RwSignal::new(Vec::new()),
+            reads: RwSignal::new(HashMap::new()),
             client: StoredValue::new(new_client()),
             timeline: StoredValue::new(Timeline::new()),
             socket: StoredValue::new_local(None),
@@ -225,6 +238,7 @@ impl Store {
         self.tools_error.set(None);
         self.notices.set(Vec::new());
         self.call.set(CallState::Idle);
+        self.reads.set(HashMap::new());
         self.disconnect_requested.set_value(false);
         self.last_exit.set_value(None);
         if self.send(&ClientMsg::Connect { target }) {
@@ -268,6 +282,20 @@ impl Store {
         self.args.remember(&arguments);
         let (id, frame) = self.client.try_update_value(|c| c.call_tool(&tool, arguments)).expect("client lives");
         self.call.set(CallState::Pending { id, tool });
+        self.send_frame(frame);
+    }
+
+    /// Whether the server offers `resources` (so links can be opened).
+    pub fn has_resources(self) -> bool {
+        self.server.with(|s| s.as_ref().is_some_and(|s| s.capabilities.iter().any(|c| c == "resources")))
+    }
+
+    /// Reads a resource a link points to; the result lands in `reads`.
+    pub fn read_resource(self, uri: String) {
+        let (_, frame) = self.client.try_update_value(|c| c.read_resource(&uri)).expect("client lives");
+        self.reads.update(|r| {
+            r.insert(uri, ReadState::Loading);
+        });
         self.send_frame(frame);
     }
 
@@ -438,8 +466,22 @@ impl Store {
                 if let CallState::Pending { id: pending, tool } = self.call.get_untracked()
                     && pending == id
                 {
-                    self.call.set(CallState::Done { tool, outcome, duration_ms });
+                    let schema = self.tools.with_untracked(|t| t.iter().find(|t| t.name == tool).and_then(|t| t.output_schema.clone()));
+                    let (output, agreement) = match &outcome {
+                        CallOutcome::Result { result, .. } => (output::check(schema.as_ref(), result), output::text_agreement(result)),
+                        _ => (OutputCheck::Skipped("no result to check".into()), None),
+                    };
+                    self.call.set(CallState::Done { tool, outcome, duration_ms, output, agreement });
                 }
+            }
+            ClientUpdate::ResourceRead { uri, outcome } => {
+                let state = match outcome {
+                    Ok(contents) => ReadState::Done(contents),
+                    Err(e) => ReadState::Failed(e),
+                };
+                self.reads.update(|r| {
+                    r.insert(uri, state);
+                });
             }
             ClientUpdate::Progress { .. } => {}
             ClientUpdate::Notice(n) => self.notices.update(|v| v.push(n)),

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Value, json};
 
 use crate::jsonrpc::{self, Classified, ErrorObject, Id, Kind};
-use crate::mcp::{CallToolResult, InitializeResult, ListToolsResult, Tool};
+use crate::mcp::{CallToolResult, InitializeResult, ListToolsResult, ResourceContents, Tool};
 
 /// Pages of `tools/list` followed before giving up on a server that never stops paging.
 pub const MAX_TOOL_PAGES: usize = 1000;
@@ -26,6 +26,8 @@ pub enum Update {
     ToolsChanged,
     /// A `tools/call` finished.
     CallDone { id: Id, outcome: CallOutcome },
+    /// A `resources/read` finished: the contents, or why there are none.
+    ResourceRead { uri: String, outcome: Result<Vec<ResourceContents>, String> },
     /// `notifications/progress` for a token.
     Progress { token: Value, progress: f64, total: Option<f64>, message: Option<String> },
     /// Something worth telling a person that is not an error of a call.
@@ -48,6 +50,7 @@ enum Purpose {
     Initialize,
     ListTools,
     CallTool,
+    ReadResource(String),
     Other,
 }
 
@@ -117,6 +120,11 @@ impl McpClient {
     /// A `tools/call` request with its id.
     pub fn call_tool(&mut self, name: &str, arguments: Value) -> (Id, String) {
         self.request(Purpose::CallTool, "tools/call", Some(json!({"name": name, "arguments": arguments})))
+    }
+
+    /// A `resources/read` request for `uri`.
+    pub fn read_resource(&mut self, uri: &str) -> (Id, String) {
+        self.request(Purpose::ReadResource(uri.to_owned()), "resources/read", Some(json!({"uri": uri})))
     }
 
     /// A request of any other method, paired like the rest.
@@ -220,6 +228,16 @@ impl McpClient {
                 };
                 out.updates.push(Update::CallDone { id: id.clone(), outcome });
             }
+            Purpose::ReadResource(uri) => {
+                let outcome = match error {
+                    Some(e) => Err(format!("resources/read failed: {} ({})", e.message, e.code)),
+                    None => match serde_json::from_value::<Vec<ResourceContents>>(value["result"]["contents"].clone()) {
+                        Ok(contents) => Ok(contents),
+                        Err(e) => Err(format!("unreadable resources/read result: {e}")),
+                    },
+                };
+                out.updates.push(Update::ResourceRead { uri, outcome });
+            }
             Purpose::Other => {}
         }
     }
@@ -300,6 +318,18 @@ mod tests {
             other => panic!("{other:?}"),
         };
         assert_eq!(names, ["a", "b"]);
+    }
+
+    #[test]
+    fn reads_resources() {
+        let mut c = McpClient::new("0", "2025-06-18");
+        let (_, frame) = c.read_resource("demo://a");
+        assert_eq!(frame, r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"demo://a"}}"#);
+        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":1,"result":{"contents":[{"uri":"demo://a","text":"hi"}]}}"#);
+        assert!(matches!(&h.updates[..], [Update::ResourceRead { uri, outcome: Ok(c) }] if uri == "demo://a" && c[0].text.as_deref() == Some("hi")));
+        c.read_resource("demo://b");
+        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32002,"message":"Resource not found"}}"#);
+        assert!(matches!(&h.updates[..], [Update::ResourceRead { outcome: Err(e), .. }] if e.contains("-32002")));
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! The demo server's tool definitions: names, titles, raw JSON schemas and annotations.
 
+mod shapes;
+
 use rmcp::model::{Tool, ToolAnnotations, object};
 use serde_json::{Value, json};
 
@@ -133,6 +135,7 @@ pub(super) fn tools(extra_enabled: bool) -> Vec<Tool> {
             ToolAnnotations::new().read_only(false).destructive(false).idempotent(false).open_world(false),
         ),
     ];
+    tools.extend(shapes::tools());
     if extra_enabled {
         tools.push(
             tool(

@@ -1,4 +1,5 @@
-//! Media the demo tools return, generated in code: a colourful PNG and a WAV sine tone.
+//! Media the demo tools return, generated in code: a colourful PNG, an uncompressed BMP of
+//! any size, and a WAV sine tone.
 
 use std::f32::consts::TAU;
 
@@ -32,6 +33,59 @@ pub(super) fn png_pattern(width: u32, height: u32) -> Result<Vec<u8>, png::Encod
     writer.write_image_data(&pixels)?;
     writer.finish()?;
     Ok(out)
+}
+
+/// Size of a BMP file's headers: the 14-byte file header and the 40-byte `BITMAPINFOHEADER`.
+pub(super) const BMP_HEADER_LEN: usize = 54;
+
+/// Rows computed pixel by pixel; the rest of the image repeats them, so even a 40 MB image
+/// is mostly `memcpy` and stays quick in a debug build.
+const BMP_TILE_ROWS: usize = 61;
+
+/// A 24-bit uncompressed BMP of roughly `target_len` bytes, as square as the size allows:
+/// a hue gradient left to right, sprinkled with noise. Returns the file, width and height.
+pub(super) fn bmp_pattern(target_len: usize) -> (Vec<u8>, u32, u32) {
+    let pixel_budget = target_len.saturating_sub(BMP_HEADER_LEN).max(4);
+    let width = ((pixel_budget as f64 / 3.0).sqrt().round() as usize).max(1);
+    let row_len = (width * 3).div_ceil(4) * 4; // every row is padded to a multiple of 4 bytes
+    let height = ((pixel_budget as f64 / row_len as f64).round() as usize).max(1);
+    let tile_rows = BMP_TILE_ROWS.min(height);
+    let mut tile = vec![0; row_len * tile_rows];
+    let mut noise = 0x2545_f491_u32;
+    for (y, row) in tile.chunks_exact_mut(row_len).enumerate() {
+        let light = 0.55 + 0.45 * (y as f32 / tile_rows as f32);
+        for (x, pixel) in row[..width * 3].chunks_exact_mut(3).enumerate() {
+            // xorshift32: cheap noise that defeats any idea of compressing the image
+            noise ^= noise << 13;
+            noise ^= noise >> 17;
+            noise ^= noise << 5;
+            let grain = 0.8 + 0.2 * (noise & 0xff) as f32 / 255.0;
+            let [r, g, b] = hue_to_rgb(x as f32 / width as f32);
+            // BMP stores blue, green, red.
+            pixel.copy_from_slice(&[b, g, r].map(|channel| to_byte(channel * light * grain)));
+        }
+    }
+    let image_len = row_len * height;
+    let mut out = Vec::with_capacity(BMP_HEADER_LEN + image_len);
+    out.extend_from_slice(b"BM");
+    out.extend_from_slice(&((BMP_HEADER_LEN + image_len) as u32).to_le_bytes());
+    out.extend_from_slice(&[0; 4]); // reserved
+    out.extend_from_slice(&(BMP_HEADER_LEN as u32).to_le_bytes()); // where the pixels start
+    out.extend_from_slice(&40u32.to_le_bytes()); // BITMAPINFOHEADER
+    out.extend_from_slice(&(width as i32).to_le_bytes());
+    out.extend_from_slice(&(height as i32).to_le_bytes()); // positive: bottom row first
+    out.extend_from_slice(&1u16.to_le_bytes()); // planes
+    out.extend_from_slice(&24u16.to_le_bytes()); // bits per pixel
+    out.extend_from_slice(&0u32.to_le_bytes()); // BI_RGB: uncompressed
+    out.extend_from_slice(&(image_len as u32).to_le_bytes());
+    out.extend_from_slice(&2835i32.to_le_bytes()); // 72 dpi, horizontally
+    out.extend_from_slice(&2835i32.to_le_bytes()); // and vertically
+    out.extend_from_slice(&[0; 8]); // no palette
+    for y in 0..height {
+        let at = (y % tile_rows) * row_len;
+        out.extend_from_slice(&tile[at..at + row_len]);
+    }
+    (out, width as u32, height as u32)
 }
 
 /// A fully saturated, bright colour for `hue` in `0.0..1.0` (the usual HSV formula).
@@ -106,6 +160,26 @@ mod tests {
 
     fn u32_at(bytes: &[u8], at: usize) -> u32 {
         u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+    }
+
+    #[test]
+    fn bmp_header_matches_its_size() {
+        for target in [0, 100, 1_000_000, 2 * 1_048_576] {
+            let (bytes, width, height) = bmp_pattern(target);
+            let row_len = (width as usize * 3).div_ceil(4) * 4;
+            assert_eq!(&bytes[0..2], b"BM");
+            assert_eq!(u32_at(&bytes, 2) as usize, bytes.len());
+            assert_eq!(u32_at(&bytes, 10), 54);
+            assert_eq!(u32_at(&bytes, 14), 40);
+            assert_eq!((u32_at(&bytes, 18), u32_at(&bytes, 22)), (width, height));
+            assert_eq!((u16_at(&bytes, 26), u16_at(&bytes, 28), u32_at(&bytes, 30)), (1, 24, 0));
+            assert_eq!(u32_at(&bytes, 34) as usize, row_len * height as usize);
+            assert_eq!(bytes.len(), 54 + row_len * height as usize);
+            if target >= 1_000_000 {
+                assert!(bytes.len().abs_diff(target) < target / 100, "{target}: {}", bytes.len());
+                assert!(width.abs_diff(height) < width / 50, "{width}×{height}");
+            }
+        }
     }
 
     #[test]

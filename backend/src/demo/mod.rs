@@ -1,14 +1,18 @@
 //! The built-in demo MCP server: one tool for each kind of content and behaviour the
 //! playground can show (text, image, audio, resources, structured output, tool errors,
-//! destructive hints, progress and cancellation, and a tool list that changes).
+//! destructive hints, progress and cancellation, and a tool list that changes), and tools
+//! for every shape a result can take, broken or hostile ones included.
 //!
 //! Built on `rmcp` with a hand-written [`ServerHandler`] so that every tool's JSON (raw
-//! schemas, annotations, content items) is exactly what we wrote.
+//! schemas, annotations, content items) is exactly what we wrote. Results that rmcp's
+//! types cannot express are rewritten on their way out (see [`rewrite`]).
 
 mod args;
 mod catalog;
 mod media;
 mod order;
+mod rewrite;
+mod shapes;
 mod tools;
 
 #[cfg(test)]
@@ -27,6 +31,7 @@ use rmcp::{
     },
     service::RequestContext,
 };
+use anyhow::Context as _;
 use tokio::io::{AsyncRead, AsyncWrite};
 
 use args::Args;
@@ -37,15 +42,24 @@ pub async fn run_stdio() -> anyhow::Result<()> {
     serve(stdin, stdout).await
 }
 
+/// Buffer of the pipe between rmcp and [`rewrite::forward`].
+const PIPE_BUFFER: usize = 256 * 1024;
+
 /// Runs the demo server over any byte stream pair until `read` reaches end of file.
+///
+/// rmcp writes into a pipe rather than to `write`; a task forwards its output to `write`,
+/// rewriting placeholder results, and ends when rmcp closes the pipe.
 pub async fn serve<R, W>(read: R, write: W) -> anyhow::Result<()>
 where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
 {
-    let running = DemoServer::default().serve((read, write)).await?;
+    let (rmcp_output, forwarder_input) = tokio::io::duplex(PIPE_BUFFER);
+    let forwarding = tokio::spawn(rewrite::forward(forwarder_input, write));
+    let running = DemoServer::default().serve((read, rmcp_output)).await?;
     let reason = running.waiting().await?;
     tracing::info!(?reason, "demo server stopped");
+    forwarding.await?.context("could not forward the demo server's output")?;
     Ok(())
 }
 
@@ -82,7 +96,10 @@ impl ServerHandler for DemoServer {
              echo (text), get_image, get_audio, get_resources, get_weather (structured output), \
              fail (tool errors), delete_everything (destructive hints; deletes nothing), \
              slow_task (progress and cancellation), submit_order (a nested input schema) and \
-             toggle_extra_tool (list_changed).",
+             toggle_extra_tool (list_changed). The get_annotated, get_unusual_content, \
+             get_invalid_structured, get_missing_structured, get_legacy_result, get_large_image, \
+             get_hostile_content, get_long_text and get_markdown tools return every shape a \
+             result can take, including invalid and hostile ones.",
             )
     }
 
@@ -127,6 +144,15 @@ impl ServerHandler for DemoServer {
             "slow_task" => tools::slow_task(&args, &context).await,
             "submit_order" => order::submit_order(request.arguments.as_ref()),
             "toggle_extra_tool" => Ok(self.toggle_extra_tool(&context).await),
+            "get_annotated" => shapes::get_annotated(),
+            "get_unusual_content" => shapes::get_unusual_content(),
+            "get_invalid_structured" => shapes::get_invalid_structured(),
+            "get_missing_structured" => shapes::get_missing_structured(),
+            "get_legacy_result" => shapes::get_legacy_result(),
+            "get_large_image" => shapes::get_large_image(&args),
+            "get_hostile_content" => shapes::get_hostile_content(),
+            "get_long_text" => shapes::get_long_text(&args),
+            "get_markdown" => shapes::get_markdown(),
             catalog::EXTRA_TOOL if self.extra_enabled.load(Ordering::SeqCst) => {
                 Ok(CallToolResult::success(vec![ContentBlock::text("extra tool called")]))
             }

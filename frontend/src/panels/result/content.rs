@@ -1,0 +1,123 @@
+//! One content item (`result-content`, `data-content-type`) with its annotation badges:
+//! text, image, audio, resource link (opened with `resources/read` when the server offers
+//! resources), embedded resource, or an unknown type shown raw.
+
+use leptos::prelude::*;
+use shared::render::media::MediaKind;
+use shared::render::{Body, Item, ItemView, file_name};
+
+use super::json_tree::JsonTree;
+use super::media::{AudioView, ImageView};
+use super::text::TextBlock;
+use crate::download;
+use crate::store::{ReadState, Store};
+
+#[component]
+pub fn ContentItem(item: Item) -> impl IntoView {
+    let labels = item.badges.labels();
+    let inner = match item.view {
+        ItemView::Text(t) => view! { <TextBlock text=t name="text.txt".to_owned() /> }.into_any(),
+        ItemView::Media { kind: MediaKind::Image, info, data } => view! { <ImageView info data name="image".to_owned() /> }.into_any(),
+        ItemView::Media { kind: MediaKind::Audio, info, data } => view! { <AudioView info data name="audio".to_owned() /> }.into_any(),
+        ItemView::Link { uri, href, name, title, description, mime, size } => {
+            view! { <LinkCard uri href name title description mime size /> }.into_any()
+        }
+        ItemView::Resource { uri, mime, body } => view! {
+            <div class="resource-card">
+                <div class="resource-meta"><span class="mono small">{uri.clone()}</span> <span class="muted small">{mime}</span></div>
+                <BodyView body uri />
+            </div>
+        }
+        .into_any(),
+        ItemView::Unknown(v) => view! {
+            <p class="small muted">"A content type this playground does not know, shown as sent:"</p>
+            <JsonTree value=v />
+        }
+        .into_any(),
+    };
+    view! {
+        // The type label is drawn by CSS from data-content-type, so the item's text is the content's.
+        <div class="content-item" data-testid="result-content" data-content-type=item.content_type>
+            {(!labels.is_empty()).then(|| view! {
+                <div class="annotations">{labels.into_iter().map(|l| view! { <span class="badge" data-testid="content-annotation">{l}</span> }).collect_view()}</div>
+            })}
+            {inner}
+        </div>
+    }
+}
+
+/// The contents of a resource: text by mime type, image or audio previews, or a download.
+#[component]
+pub fn BodyView(body: Body, uri: String) -> impl IntoView {
+    match body {
+        Body::Text(t) => view! { <TextBlock text=t name=file_name(Some(&uri), "resource.txt") /> }.into_any(),
+        Body::Media { kind: MediaKind::Image, info, data } => view! { <ImageView info data name=file_name(Some(&uri), "image") /> }.into_any(),
+        Body::Media { kind: MediaKind::Audio, info, data } => view! { <AudioView info data name=file_name(Some(&uri), "audio") /> }.into_any(),
+        Body::Download { info, data } => {
+            let name = file_name(Some(&uri), "resource.bin");
+            let mime = info.mime.clone();
+            view! {
+                <div class="download-row">
+                    <span class="small">{format!("Binary contents, {}", shared::render::media::human_size(info.bytes))}</span>
+                    {info.notice.map(|n| view! { <span class="notice small">{n}</span> })}
+                    <button class="button small" data-testid="download" on:click=move |_| download::base64(&name, &data, &mime)>"Download"</button>
+                </div>
+            }
+            .into_any()
+        }
+        Body::Empty => view! { <p class="small muted">"No contents."</p> }.into_any(),
+    }
+}
+
+#[component]
+fn LinkCard(
+    uri: String,
+    href: Option<String>,
+    name: String,
+    title: Option<String>,
+    description: Option<String>,
+    mime: Option<String>,
+    size: Option<u64>,
+) -> impl IntoView {
+    let store = expect_context::<Store>();
+    let shown = title.clone().unwrap_or_else(|| name.clone());
+    let uri_view = match href {
+        Some(h) => view! { <a class="mono small" href=h target="_blank" rel="noopener noreferrer nofollow">{uri.clone()}</a> }.into_any(),
+        None => view! { <span class="mono small">{uri.clone()}</span> }.into_any(),
+    };
+    let facts = [mime, size.map(|s| shared::render::media::human_size(s as usize))].into_iter().flatten().collect::<Vec<_>>().join(" · ");
+    let u = uri.clone();
+    let state = move || store.reads.with(|r| r.get(&u).cloned());
+    let open_uri = uri.clone();
+    view! {
+        <div class="resource-card link-card">
+            <div class="link-head">
+                <span class="resource-name">{shown}</span>
+                {title.is_some().then(|| view! { <span class="mono small muted">{name.clone()}</span> })}
+                <span class="spacer"></span>
+                <Show when=move || store.has_resources()>
+                    {
+                        let open_uri = open_uri.clone();
+                        view! { <button class="button small" data-testid="resource-open" on:click=move |_| store.read_resource(open_uri.clone())>"Open"</button> }
+                    }
+                </Show>
+            </div>
+            {uri_view}
+            {description.map(|d| view! { <div class="small">{d}</div> })}
+            {(!facts.is_empty()).then(|| view! { <div class="small muted">{facts}</div> })}
+            {move || state().map(|s| match s {
+                ReadState::Loading => view! { <p class="small muted">"Reading…"</p> }.into_any(),
+                ReadState::Failed(e) => view! { <p class="error-text">{e}</p> }.into_any(),
+                ReadState::Done(contents) => view! {
+                    <div class="read-contents" data-testid="resource-contents">
+                        {contents.into_iter().map(|c| {
+                            let uri = c.uri.clone();
+                            view! { <BodyView body=Body::of(&c) uri /> }
+                        }).collect_view()}
+                    </div>
+                }
+                .into_any(),
+            })}
+        </div>
+    }
+}

@@ -1,0 +1,123 @@
+//! The result of the last call: its state and duration, each content item by type, the
+//! structured content checked against the output schema, a protocol error with the meaning
+//! of its code, and the raw response (rendered only when asked for when it is large).
+
+mod content;
+mod json_tree;
+mod markdown;
+mod media;
+mod structured;
+mod text;
+
+use leptos::prelude::*;
+use serde_json::Value;
+use shared::client::CallOutcome;
+use shared::jsonrpc::ErrorObject;
+use shared::mcp::CallToolResult;
+use shared::render::Item;
+use shared::render::output::{OutputCheck, TextAgreement};
+
+use super::json::pretty;
+use crate::download;
+use crate::store::{CallState, Store};
+
+/// Raw responses larger than this are pretty-printed only when opened.
+const EAGER_RAW_BYTES: usize = 256 * 1024;
+
+#[component]
+pub fn ResultPane() -> impl IntoView {
+    let store = expect_context::<Store>();
+    move || {
+        let call = store.call.get();
+        let state = call.as_str();
+        let body = match call {
+            CallState::Idle => return None,
+            CallState::Pending { tool, .. } => view! {
+                <div class="result-head"><h3>"Calling " <span class="mono">{tool}</span> "…"</h3><span class="spinner"></span></div>
+            }
+            .into_any(),
+            CallState::TransportError { tool, message } => view! {
+                <div class="result-head"><h3>"Result of " <span class="mono">{tool}</span></h3><span class="state-badge">"transport error"</span></div>
+                <p class="error-text">{message}</p>
+            }
+            .into_any(),
+            CallState::Done { tool, outcome, duration_ms, output, agreement } => {
+                let took = duration_ms.map(|d| format!("{d:.0} ms")).unwrap_or_default();
+                let label = state.replace('-', " ");
+                let (inner, raw) = match outcome {
+                    CallOutcome::Result { result, raw } => {
+                        (view! { <ResultBody result=*result output agreement /> }.into_any(), raw)
+                    }
+                    CallOutcome::ProtocolError { error, raw } => (view! { <ProtocolError error /> }.into_any(), raw),
+                    CallOutcome::Unreadable { raw, error } => (
+                        view! { <p class="error-text">"The result does not follow the MCP schema: " {error}</p> }.into_any(),
+                        raw,
+                    ),
+                };
+                let raw_for_copy = raw.clone();
+                view! {
+                    <div class="result-head">
+                        <h3>"Result of " <span class="mono">{tool}</span></h3>
+                        <span class="state-badge">{label}</span>
+                        <span class="duration" title="Round trip measured at the relay">{took}</span>
+                        <button class="button small ghost" data-testid="copy-result" title="Copy the JSON-RPC response"
+                            on:click=move |_| download::copy(&raw_for_copy.to_string())>"Copy JSON"</button>
+                    </div>
+                    {inner}
+                    <RawResponse raw />
+                }
+                .into_any()
+            }
+        };
+        Some(view! { <section class="panel result-pane" data-testid="result-pane" data-state=state>{body}</section> })
+    }
+}
+
+/// The raw response, folded; a large one is pretty-printed only once opened.
+#[component]
+fn RawResponse(raw: Value) -> impl IntoView {
+    let compact = raw.to_string();
+    let size = compact.len();
+    let opened = RwSignal::new(size <= EAGER_RAW_BYTES);
+    let text = move || opened.get().then(|| if size <= EAGER_RAW_BYTES { pretty(&raw) } else { compact.clone() });
+    view! {
+        <details class="raw" data-testid="result-raw" on:toggle=move |_| opened.set(true)>
+            <summary>"Raw JSON-RPC response " <span class="hint small">{shared::render::media::human_size(size)}</span></summary>
+            <pre class="code">{text}</pre>
+        </details>
+    }
+}
+
+#[component]
+fn ProtocolError(error: ErrorObject) -> impl IntoView {
+    let meaning = ErrorObject::code_meaning(error.code);
+    view! {
+        <div class="protocol-error" data-testid="protocol-error">
+            <div><span class="mono code-num">{error.code}</span> " " <strong>{error.message.clone()}</strong></div>
+            {meaning.map(|m| view! { <p class="hint">{m}</p> })}
+            {error.data.map(|d| view! { <json_tree::JsonTree value=d /> })}
+        </div>
+    }
+}
+
+#[component]
+fn ResultBody(result: CallToolResult, output: OutputCheck, agreement: Option<TextAgreement>) -> impl IntoView {
+    let is_error = result.is_error == Some(true);
+    let items: Vec<Item> = result.content.iter().map(Item::of).collect();
+    let empty = items.is_empty() && result.structured_content.is_none() && result.tool_result.is_none();
+    view! {
+        {is_error.then(|| view! { <p class="tool-error-note">"The tool reported an error (isError: true). Its content is the error:"</p> })}
+        <div class="contents">
+            {items.into_iter().map(|item| view! { <content::ContentItem item /> }).collect_view()}
+        </div>
+        {empty.then(|| view! { <p class="hint">"The result has no content."</p> })}
+        <structured::Structured value=result.structured_content output agreement />
+        {result.tool_result.map(|v| view! {
+            <div class="structured">
+                <h4>"toolResult " <span class="badge">"legacy"</span></h4>
+                <p class="hint small">"An early-draft result shape: shown as sent."</p>
+                <div data-testid="legacy-result"><json_tree::JsonTree value=v /></div>
+            </div>
+        })}
+    }
+}
