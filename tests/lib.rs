@@ -116,3 +116,9 @@ where
         }
     }
 }
+
+/// A figure a test measured, printed with the test output (never asserted on).
+#[allow(clippy::print_stderr, reason = "figures for people reading the test log")]
+pub fn say(line: &str) {
+    eprintln!("figure: {line}");
+}

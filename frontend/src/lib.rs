@@ -4,10 +4,10 @@
 use leptos::prelude::*;
 
 mod args;
+mod download;
 mod panels;
 pub mod store;
 mod theme;
-mod download;
 mod ws;
 
 use store::Store;

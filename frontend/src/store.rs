@@ -10,8 +10,8 @@ use shared::client::{CallOutcome, McpClient, Update as ClientUpdate};
 use shared::cmdline;
 use shared::jsonrpc::{self, Id};
 use shared::mcp::{ResourceContents, Tool};
-use shared::render::output::{self, OutputCheck, TextAgreement};
 use shared::relay::{ClientMsg, Direction, RelayEvent, ServerMsg, Target};
+use shared::render::output::{self, OutputCheck, TextAgreement};
 use shared::timeline::{Row, Timeline};
 
 use crate::args::ArgsState;
@@ -55,9 +55,21 @@ pub struct ServerInfo {
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallState {
     Idle,
-    Pending { id: Id, tool: String },
-    Done { tool: String, outcome: CallOutcome, duration_ms: Option<f64>, output: OutputCheck, agreement: Option<TextAgreement> },
-    TransportError { tool: String, message: String },
+    Pending {
+        id: Id,
+        tool: String,
+    },
+    Done {
+        tool: String,
+        outcome: CallOutcome,
+        duration_ms: Option<f64>,
+        output: OutputCheck,
+        agreement: Option<TextAgreement>,
+    },
+    TransportError {
+        tool: String,
+        message: String,
+    },
 }
 
 impl CallState {
@@ -330,12 +342,15 @@ impl Store {
         match msg {
             ServerMsg::Hello { preset, .. } => self.apply_preset(preset),
             ServerMsg::Message { direction, at_ms, size, frame } => {
-                let parsed = (direction == Direction::In).then(|| jsonrpc::parse(&frame)).and_then(Result::ok);
+                // Parsed once: a result can be tens of megabytes.
+                let parsed = jsonrpc::parse(&frame);
+                let classified = parsed.as_ref().map(|(_, c)| c.clone()).map_err(Clone::clone);
                 let seq = self
                     .timeline
-                    .try_update_value(|t| t.push_message(direction, at_ms, size, frame))
+                    .try_update_value(|t| t.push_classified(direction, at_ms, size, frame, classified))
                     .expect("timeline lives");
                 let duration = self.push_row(seq);
+                let parsed = parsed.ok().filter(|_| direction == Direction::In);
                 if let Some((value, classified)) = parsed {
                     let handled =
                         self.client.try_update_value(|c| c.handle(&value, &classified)).expect("client lives");
@@ -466,9 +481,13 @@ impl Store {
                 if let CallState::Pending { id: pending, tool } = self.call.get_untracked()
                     && pending == id
                 {
-                    let schema = self.tools.with_untracked(|t| t.iter().find(|t| t.name == tool).and_then(|t| t.output_schema.clone()));
+                    let schema = self
+                        .tools
+                        .with_untracked(|t| t.iter().find(|t| t.name == tool).and_then(|t| t.output_schema.clone()));
                     let (output, agreement) = match &outcome {
-                        CallOutcome::Result { result, .. } => (output::check(schema.as_ref(), result), output::text_agreement(result)),
+                        CallOutcome::Result { result, .. } => {
+                            (output::check(schema.as_ref(), result), output::text_agreement(result))
+                        }
                         _ => (OutputCheck::Skipped("no result to check".into()), None),
                     };
                     self.call.set(CallState::Done { tool, outcome, duration_ms, output, agreement });

@@ -231,10 +231,12 @@ impl McpClient {
             Purpose::ReadResource(uri) => {
                 let outcome = match error {
                     Some(e) => Err(format!("resources/read failed: {} ({})", e.message, e.code)),
-                    None => match serde_json::from_value::<Vec<ResourceContents>>(value["result"]["contents"].clone()) {
-                        Ok(contents) => Ok(contents),
-                        Err(e) => Err(format!("unreadable resources/read result: {e}")),
-                    },
+                    None => {
+                        match serde_json::from_value::<Vec<ResourceContents>>(value["result"]["contents"].clone()) {
+                            Ok(contents) => Ok(contents),
+                            Err(e) => Err(format!("unreadable resources/read result: {e}")),
+                        }
+                    }
                 };
                 out.updates.push(Update::ResourceRead { uri, outcome });
             }
@@ -326,7 +328,9 @@ mod tests {
         let (_, frame) = c.read_resource("demo://a");
         assert_eq!(frame, r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"demo://a"}}"#);
         let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":1,"result":{"contents":[{"uri":"demo://a","text":"hi"}]}}"#);
-        assert!(matches!(&h.updates[..], [Update::ResourceRead { uri, outcome: Ok(c) }] if uri == "demo://a" && c[0].text.as_deref() == Some("hi")));
+        assert!(
+            matches!(&h.updates[..], [Update::ResourceRead { uri, outcome: Ok(c) }] if uri == "demo://a" && c[0].text.as_deref() == Some("hi"))
+        );
         c.read_resource("demo://b");
         let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32002,"message":"Resource not found"}}"#);
         assert!(matches!(&h.updates[..], [Update::ResourceRead { outcome: Err(e), .. }] if e.contains("-32002")));

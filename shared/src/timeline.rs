@@ -106,13 +106,26 @@ impl Timeline {
 
     /// Adds an MCP message and pairs it. Returns its `seq`.
     pub fn push_message(&mut self, direction: Direction, at_ms: f64, size: usize, frame: String) -> usize {
+        let classified = jsonrpc::parse(&frame).map(|(_, c)| c);
+        self.push_classified(direction, at_ms, size, frame, classified)
+    }
+
+    /// Adds an MCP message its caller already parsed (large frames are parsed once).
+    pub fn push_classified(
+        &mut self,
+        direction: Direction,
+        at_ms: f64,
+        size: usize,
+        frame: String,
+        classified: Result<jsonrpc::Classified, jsonrpc::FrameError>,
+    ) -> usize {
         let dir = match direction {
             Direction::Out => RowDirection::Out,
             Direction::In => RowDirection::In,
         };
         let seq = self.rows.len();
-        let (kind, id, mut method) = match jsonrpc::parse(&frame) {
-            Ok((_, c)) => {
+        let (kind, id, mut method) = match classified {
+            Ok(c) => {
                 let kind = match c.kind {
                     Kind::Request => RowKind::Request,
                     Kind::Notification => RowKind::Notification,

@@ -6,4 +6,5 @@ mod everything;
 mod flows;
 mod forms;
 mod leaks;
+mod results;
 mod security;

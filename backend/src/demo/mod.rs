@@ -23,6 +23,7 @@ use std::{
     sync::atomic::{AtomicBool, Ordering},
 };
 
+use anyhow::Context as _;
 use rmcp::{
     ErrorData, RoleServer, ServerHandler, ServiceExt,
     model::{
@@ -31,7 +32,6 @@ use rmcp::{
     },
     service::RequestContext,
 };
-use anyhow::Context as _;
 use tokio::io::{AsyncRead, AsyncWrite};
 
 use args::Args;

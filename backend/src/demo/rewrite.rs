@@ -153,8 +153,10 @@ mod tests {
         let input = format!("{huge}{marked}{{\"odd\" :  [1, 2 ]}}\n\n{{\"last\": \"no newline\"}}");
         let mut output = Vec::new();
         forward(input.as_bytes(), &mut output).await.expect("forwarding in memory cannot fail");
-        let expected =
-            format!("{huge}{}\n{{\"odd\" :  [1, 2 ]}}\n\n{{\"last\": \"no newline\"}}", r#"{"jsonrpc":"2.0","id":7,"result":{"toolResult":1}}"#);
+        let expected = format!(
+            "{huge}{}\n{{\"odd\" :  [1, 2 ]}}\n\n{{\"last\": \"no newline\"}}",
+            r#"{"jsonrpc":"2.0","id":7,"result":{"toolResult":1}}"#
+        );
         assert!(output == expected.as_bytes(), "{}", String::from_utf8_lossy(&output[huge.len()..]));
     }
 

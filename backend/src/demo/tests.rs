@@ -2,6 +2,7 @@
 //! the relay will, so these tests pin the wire JSON rather than rmcp's typed view of it.
 
 mod client;
+mod shapes;
 
 use std::time::Duration;
 
@@ -30,12 +31,23 @@ async fn speaks_mcp_over_newline_delimited_json() {
         delete_everything {"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false,"openWorldHint":false}
         slow_task {"readOnlyHint":true,"openWorldHint":false}
         submit_order {"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false}
-        toggle_extra_tool {"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false}"#]].assert_eq(&summary.join("\n"));
+        toggle_extra_tool {"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false}
+        get_annotated {"readOnlyHint":true,"openWorldHint":false}
+        get_unusual_content {"readOnlyHint":true,"openWorldHint":false}
+        get_invalid_structured {"readOnlyHint":true,"openWorldHint":false}
+        get_missing_structured {"readOnlyHint":true,"openWorldHint":false}
+        get_legacy_result {"readOnlyHint":true,"openWorldHint":false}
+        get_large_image {"readOnlyHint":true,"openWorldHint":false}
+        get_hostile_content {"readOnlyHint":true,"openWorldHint":false}
+        get_long_text {"readOnlyHint":true,"openWorldHint":false}
+        get_markdown {"readOnlyHint":true,"openWorldHint":false}"#]]
+    .assert_eq(&summary.join("\n"));
     for tool in list.result()["tools"].as_array().into_iter().flatten() {
         assert!(tool["title"].is_string() && tool["description"].is_string(), "{tool}");
         assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
         let has_output_schema = tool.get("outputSchema").is_some();
-        assert_eq!(has_output_schema, tool["name"] == "get_weather", "{tool}");
+        let declares = ["get_weather", "get_invalid_structured", "get_missing_structured"];
+        assert_eq!(has_output_schema, declares.iter().any(|name| tool["name"] == *name), "{tool}");
     }
 
     let echo = client.call("echo", json!({"message": "hello, wire"})).await;
@@ -109,7 +121,7 @@ async fn errors_toggling_and_cancellation() {
     assert_eq!(client.tool_names().await.last().map(String::as_str), Some("extra_tool"));
     assert_eq!(client.call("extra_tool", json!({})).await.text(0), "extra tool called");
     client.call("toggle_extra_tool", json!({})).await;
-    assert_eq!(client.tool_names().await.len(), 10);
+    assert_eq!(client.tool_names().await.len(), 19);
 
     // Cancelled, a slow task stops sending progress; rmcp drops its response, as the spec
     // asks, so progress is the only thing to watch.

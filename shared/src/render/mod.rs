@@ -142,8 +142,16 @@ impl Body {
                 } else {
                     None
                 };
+                let textual = mime.starts_with("text/") || mime.ends_with("json") || mime.ends_with("+xml");
+                let decoded_text = || {
+                    use base64::Engine;
+                    let bytes = base64::engine::general_purpose::STANDARD.decode(blob.trim()).ok()?;
+                    String::from_utf8(bytes).ok()
+                };
                 match kind {
                     Some(kind) => Body::Media { kind, info: inspect(kind, &mime, blob), data: blob.clone() },
+                    // A text blob is text: show it, when it decodes as UTF-8.
+                    None if textual && let Some(text) = decoded_text() => Body::Text(TextView::new(text)),
                     None => {
                         let bytes = media::decoded_len(blob);
                         let info = MediaInfo {

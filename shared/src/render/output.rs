@@ -33,10 +33,10 @@ impl OutputCheck {
 
 /// Validates `result` against `output_schema`.
 pub fn check(output_schema: Option<&Value>, result: &CallToolResult) -> OutputCheck {
-    let Some(schema) = output_schema else { return OutputCheck::Absent };
     if result.is_error == Some(true) {
         return OutputCheck::Skipped("not checked: the tool reported an error".into());
     }
+    let Some(schema) = output_schema else { return OutputCheck::Absent };
     let Some(structured) = &result.structured_content else {
         return OutputCheck::Invalid(vec![Violation {
             path: String::new(),
@@ -107,6 +107,7 @@ mod tests {
         assert_eq!(text_agreement(&missing), None);
         let failed = result(json!({"content": [], "isError": true}));
         assert!(matches!(check(Some(&schema), &failed), OutputCheck::Skipped(_)));
+        assert!(matches!(check(None, &failed), OutputCheck::Skipped(_)));
         assert_eq!(check(None, &ok), OutputCheck::Absent);
         // Any JSON value, not only objects.
         let arr = result(json!({"content": [{"type": "text", "text": "plain"}], "structuredContent": [1, 2]}));

@@ -45,6 +45,7 @@ fn every_content_type_becomes_what_it_should() {
         {"type": "resource", "resource": {"uri": "mem://c.json", "mimeType": "application/json", "text": "{\"k\": true}"}},
         {"type": "resource", "resource": {"uri": "mem://p.png", "mimeType": "image/png", "blob": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="}},
         {"type": "resource", "resource": {"uri": "mem://z.gz", "mimeType": "application/gzip", "blob": "H4sIAAAAAAAAA8tIzcnJBwCGphA2BQAAAA=="}},
+        {"type": "resource", "resource": {"uri": "mem://t.txt", "mimeType": "text/plain", "blob": "aGVsbG8="}},
         {"type": "hologram", "frames": 3}
     ]))
     .unwrap();
@@ -63,6 +64,7 @@ fn every_content_type_becomes_what_it_should() {
         resource [] resource mem://c.json text json=true
         resource [] resource mem://p.png Image image/png
         resource [] resource mem://z.gz download application/gzip 25 bytes
+        resource [] resource mem://t.txt text json=false
         unknown [] unknown {"type":"hologram","frames":3}"#]]
     .assert_eq(&out.join("\n"));
 }

@@ -4,7 +4,10 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf};
+use tokio::{
+    io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf},
+    task::JoinHandle,
+};
 
 /// Long enough for a loaded CI machine, short enough that a hung server fails fast.
 const WAIT: Duration = Duration::from_secs(10);
@@ -13,6 +16,7 @@ pub(super) struct Client {
     lines: Lines<BufReader<ReadHalf<DuplexStream>>>,
     write: WriteHalf<DuplexStream>,
     next_id: u64,
+    server: JoinHandle<anyhow::Result<()>>,
 }
 
 impl Client {
@@ -20,9 +24,9 @@ impl Client {
     pub(super) async fn connect() -> Self {
         let (client_end, server_end) = tokio::io::duplex(1 << 20);
         let (server_read, server_write) = tokio::io::split(server_end);
-        tokio::spawn(crate::demo::serve(server_read, server_write));
+        let server = tokio::spawn(crate::demo::serve(server_read, server_write));
         let (read, write) = tokio::io::split(client_end);
-        let mut client = Self { lines: BufReader::new(read).lines(), write, next_id: 0 };
+        let mut client = Self { lines: BufReader::new(read).lines(), write, next_id: 0, server };
         let init = client
             .request(
                 "initialize",
@@ -41,6 +45,17 @@ impl Client {
         assert!(result["instructions"].is_string());
         client.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await;
         client
+    }
+
+    /// Closes the server's input, as when stdin closes; returns what `serve` returned once
+    /// the server has also closed its output.
+    pub(super) async fn close(mut self) -> anyhow::Result<()> {
+        let shutdown = self.write.shutdown();
+        tokio::time::timeout(WAIT, shutdown).await.expect("shutdown timed out").expect("shutdown failed");
+        let served = tokio::time::timeout(WAIT, self.server).await.expect("the server did not stop");
+        let rest = tokio::time::timeout(WAIT, self.lines.next_line()).await.expect("no end of output");
+        assert_eq!(rest.expect("read failed"), None, "the server's output should end");
+        served.expect("the server task panicked")
     }
 
     pub(super) async fn send(&mut self, message: Value) {

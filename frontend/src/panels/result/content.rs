@@ -51,8 +51,12 @@ pub fn ContentItem(item: Item) -> impl IntoView {
 pub fn BodyView(body: Body, uri: String) -> impl IntoView {
     match body {
         Body::Text(t) => view! { <TextBlock text=t name=file_name(Some(&uri), "resource.txt") /> }.into_any(),
-        Body::Media { kind: MediaKind::Image, info, data } => view! { <ImageView info data name=file_name(Some(&uri), "image") /> }.into_any(),
-        Body::Media { kind: MediaKind::Audio, info, data } => view! { <AudioView info data name=file_name(Some(&uri), "audio") /> }.into_any(),
+        Body::Media { kind: MediaKind::Image, info, data } => {
+            view! { <ImageView info data name=file_name(Some(&uri), "image") /> }.into_any()
+        }
+        Body::Media { kind: MediaKind::Audio, info, data } => {
+            view! { <AudioView info data name=file_name(Some(&uri), "audio") /> }.into_any()
+        }
         Body::Download { info, data } => {
             let name = file_name(Some(&uri), "resource.bin");
             let mime = info.mime.clone();
@@ -82,10 +86,17 @@ fn LinkCard(
     let store = expect_context::<Store>();
     let shown = title.clone().unwrap_or_else(|| name.clone());
     let uri_view = match href {
-        Some(h) => view! { <a class="mono small" href=h target="_blank" rel="noopener noreferrer nofollow">{uri.clone()}</a> }.into_any(),
+        Some(h) => {
+            view! { <a class="mono small" href=h target="_blank" rel="noopener noreferrer nofollow">{uri.clone()}</a> }
+                .into_any()
+        }
         None => view! { <span class="mono small">{uri.clone()}</span> }.into_any(),
     };
-    let facts = [mime, size.map(|s| shared::render::media::human_size(s as usize))].into_iter().flatten().collect::<Vec<_>>().join(" · ");
+    let facts = [mime, size.map(|s| shared::render::media::human_size(s as usize))]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" · ");
     let u = uri.clone();
     let state = move || store.reads.with(|r| r.get(&u).cloned());
     let open_uri = uri.clone();

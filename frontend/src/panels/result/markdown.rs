@@ -45,7 +45,9 @@ fn inline(i: Inline) -> AnyView {
         Inline::Link { href: Some(h), children } => {
             view! { <a href=h target="_blank" rel="noopener noreferrer nofollow">{inlines(children)}</a> }.into_any()
         }
-        Inline::Link { href: None, children } => view! { <span class="unsafe-link" title="not a safe link">{inlines(children)}</span> }.into_any(),
+        Inline::Link { href: None, children } => {
+            view! { <span class="unsafe-link" title="not a safe link">{inlines(children)}</span> }.into_any()
+        }
         Inline::Break => view! { <br /> }.into_any(),
     }
 }

@@ -13,7 +13,15 @@ pub fn Structured(value: Option<Value>, output: OutputCheck, agreement: Option<T
     let state = output.state();
     let (summary, violations, skipped) = match output {
         OutputCheck::Valid => ("Matches the tool's outputSchema".to_owned(), Vec::new(), None),
-        OutputCheck::Invalid(v) => (format!("Does not match the tool's outputSchema ({} problem{})", v.len(), if v.len() == 1 { "" } else { "s" }), v, None),
+        OutputCheck::Invalid(v) => (
+            format!(
+                "Does not match the tool's outputSchema ({} problem{})",
+                v.len(),
+                if v.len() == 1 { "" } else { "s" }
+            ),
+            v,
+            None,
+        ),
         OutputCheck::Absent => ("The tool declares no outputSchema".to_owned(), Vec::new(), None),
         OutputCheck::Skipped(why) => (String::new(), Vec::new(), Some(why)),
     };
@@ -22,9 +30,13 @@ pub fn Structured(value: Option<Value>, output: OutputCheck, agreement: Option<T
         TextAgreement::Differs => "The text content holds different JSON than the structured content.",
         TextAgreement::NoJsonText => "The text content does not carry this JSON.",
     });
-    let has_value = value.is_some();
-    if !has_value && state != Some("invalid") {
-        return skipped.map(|s| view! { <p class="hint small">{s}</p> }).into_any();
+    if value.is_none() && state != Some("invalid") {
+        // Nothing structured to show: just say whether a schema was declared (quietly).
+        return view! {
+            {state.map(|s| view! { <p class="output-validation quiet" data-testid="output-validation" data-state=s>{summary.clone()}</p> })}
+            {skipped.map(|s| view! { <p class="hint small">{s}</p> })}
+        }
+        .into_any();
     }
     let copy_value = value.clone();
     view! {
