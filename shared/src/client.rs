@@ -28,6 +28,13 @@ pub enum Update {
     CallDone { id: Id, outcome: CallOutcome },
     /// A `resources/read` finished: the contents, or why there are none.
     ResourceRead { uri: String, outcome: Result<Vec<ResourceContents>, String> },
+    /// A response to a request this client gave up on (cancelled or timed out): shown in
+    /// the timeline, never as the call's result.
+    Late { id: Id },
+    /// The server cancelled one of our requests (`notifications/cancelled`).
+    CancelledByServer { id: Id, reason: Option<String> },
+    /// `notifications/message`: a log line from the server.
+    Log { level: String, logger: Option<String>, data: Value },
     /// `notifications/progress` for a token.
     Progress { token: Value, progress: f64, total: Option<f64>, message: Option<String> },
     /// Something worth telling a person that is not an error of a call.
@@ -74,6 +81,8 @@ pub struct McpClient {
     pages: usize,
     /// Whether `initialize` has succeeded; until then only pings are answered.
     ready: bool,
+    /// Requests given up on: their late responses are reported as such.
+    abandoned: HashSet<Id>,
 }
 
 impl McpClient {
@@ -88,6 +97,7 @@ impl McpClient {
             cursors_seen: HashSet::new(),
             pages: 0,
             ready: false,
+            abandoned: HashSet::new(),
         }
     }
 
@@ -103,7 +113,7 @@ impl McpClient {
     pub fn initialize(&mut self) -> String {
         let params = json!({
             "protocolVersion": self.protocol_version,
-            "capabilities": {},
+            "capabilities": {"roots": {"listChanged": false}},
             "clientInfo": {"name": self.client_name, "title": "MCP Playground", "version": self.client_version},
         });
         self.request(Purpose::Initialize, "initialize", Some(params)).1
@@ -117,9 +127,20 @@ impl McpClient {
         self.request(Purpose::ListTools, "tools/list", None).1
     }
 
-    /// A `tools/call` request with its id.
+    /// A `tools/call` request with its id. It asks for progress with the token
+    /// [`progress_token`] of that id.
     pub fn call_tool(&mut self, name: &str, arguments: Value) -> (Id, String) {
-        self.request(Purpose::CallTool, "tools/call", Some(json!({"name": name, "arguments": arguments})))
+        let id = Id::Number(self.next_id);
+        let params = json!({"name": name, "arguments": arguments, "_meta": {"progressToken": progress_token(&id)}});
+        self.request(Purpose::CallTool, "tools/call", Some(params))
+    }
+
+    /// Gives up on a request: it no longer counts as pending, and the server is told with
+    /// `notifications/cancelled`. `None` when the request is not pending.
+    pub fn cancel(&mut self, id: &Id, reason: &str) -> Option<String> {
+        self.waiting.remove(id)?;
+        self.abandoned.insert(id.clone());
+        Some(jsonrpc::notification("notifications/cancelled", Some(json!({"requestId": id, "reason": reason}))))
     }
 
     /// A `resources/read` request for `uri`.
@@ -152,7 +173,11 @@ impl McpClient {
                     return out;
                 };
                 let Some(purpose) = self.waiting.remove(id) else {
-                    out.updates.push(Update::Notice(format!("a response to unknown request id {id}")));
+                    if self.abandoned.remove(id) {
+                        out.updates.push(Update::Late { id: id.clone() });
+                    } else {
+                        out.updates.push(Update::Notice(format!("a response to unknown request id {id}")));
+                    }
                     return out;
                 };
                 self.on_response(purpose, id, value, c.kind, &mut out);
@@ -161,6 +186,13 @@ impl McpClient {
                 let id = c.id.clone().unwrap_or(Id::Number(0));
                 let reply = match c.method.as_deref() {
                     Some("ping") => jsonrpc::response(&id, json!({})),
+                    // No roots are configured: an empty list is the truthful answer.
+                    Some("roots/list") => jsonrpc::response(&id, json!({"roots": []})),
+                    Some(m @ ("sampling/createMessage" | "elicitation/create")) => jsonrpc::error_response(
+                        &id,
+                        -32601,
+                        &format!("MCP Playground does not support {m} yet; the request was refused"),
+                    ),
                     Some(m) => {
                         jsonrpc::error_response(&id, -32601, &format!("method not supported by MCP Playground: {m}"))
                     }
@@ -174,6 +206,24 @@ impl McpClient {
                 Some("notifications/tools/list_changed") if self.ready => {
                     out.updates.push(Update::ToolsChanged);
                     out.replies.push(self.list_tools());
+                }
+                Some("notifications/cancelled") => {
+                    let p = &value["params"];
+                    let id = serde_json::from_value::<Id>(p["requestId"].clone()).ok();
+                    if let Some(id) = id
+                        && self.waiting.remove(&id).is_some()
+                    {
+                        let reason = p["reason"].as_str().map(str::to_owned);
+                        out.updates.push(Update::CancelledByServer { id, reason });
+                    }
+                }
+                Some("notifications/message") => {
+                    let p = &value["params"];
+                    out.updates.push(Update::Log {
+                        level: p["level"].as_str().unwrap_or("info").to_owned(),
+                        logger: p["logger"].as_str().map(str::to_owned),
+                        data: p["data"].clone(),
+                    });
                 }
                 Some("notifications/progress") => {
                     let p = &value["params"];
@@ -267,6 +317,11 @@ impl McpClient {
     }
 }
 
+/// The progress token a call with this id asks for.
+pub fn progress_token(id: &Id) -> Value {
+    json!(format!("call-{id}"))
+}
+
 fn read_error(value: &Value) -> ErrorObject {
     serde_json::from_value(value["error"].clone()).unwrap_or_else(|_| ErrorObject {
         code: 0,
@@ -293,7 +348,7 @@ mod tests {
     #[test]
     fn handshake_then_paged_tool_list() {
         let mut c = McpClient::new("0.1.0", "2025-06-18");
-        expect![[r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"mcp-playground","title":"MCP Playground","version":"0.1.0"}}}"#]]
+        expect![[r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":false}},"clientInfo":{"name":"mcp-playground","title":"MCP Playground","version":"0.1.0"}}}"#]]
             .assert_eq(&c.initialize());
         let h = feed(
             &mut c,
@@ -320,6 +375,36 @@ mod tests {
             other => panic!("{other:?}"),
         };
         assert_eq!(names, ["a", "b"]);
+    }
+
+    #[test]
+    fn cancelled_and_late_and_server_cancelled() {
+        let mut c = McpClient::new("0", "2025-06-18");
+        let (id, _) = c.call_tool("slow", json!({}));
+        assert_eq!(
+            c.cancel(&id, "cancelled by the user").unwrap(),
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"cancelled by the user"}}"#
+        );
+        assert!(c.cancel(&id, "again").is_none(), "cancelled twice");
+        assert!(!c.is_waiting(&id));
+        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#);
+        assert_eq!(h.updates, [Update::Late { id: id.clone() }]);
+        let (id2, _) = c.call_tool("slow", json!({}));
+        let h = feed(
+            &mut c,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"shutting down"}}"#,
+        );
+        assert_eq!(h.updates, [Update::CancelledByServer { id: id2, reason: Some("shutting down".into()) }]);
+        let h = feed(
+            &mut c,
+            r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"warning","logger":"db","data":{"x":1}}}"#,
+        );
+        assert_eq!(
+            h.updates,
+            [Update::Log { level: "warning".into(), logger: Some("db".into()), data: json!({"x": 1}) }]
+        );
+        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":"r","method":"roots/list"}"#);
+        assert_eq!(h.replies, [r#"{"jsonrpc":"2.0","id":"r","result":{"roots":[]}}"#]);
     }
 
     #[test]
@@ -353,7 +438,7 @@ mod tests {
         let (id1, frame) = c.call_tool("echo", json!({"message": "hi"}));
         assert_eq!(
             frame,
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}"#
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"},"_meta":{"progressToken":"call-1"}}}"#
         );
         let (id2, _) = c.call_tool("nope", json!({}));
         let (id3, _) = c.call_tool("weird", json!({}));
@@ -384,7 +469,7 @@ mod tests {
         assert_eq!(
             h.replies,
             [
-                r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"method not supported by MCP Playground: sampling/createMessage"}}"#
+                r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"MCP Playground does not support sampling/createMessage yet; the request was refused"}}"#
             ]
         );
         let h = feed(
