@@ -20,6 +20,8 @@ pub fn App() -> impl IntoView {
     provide_context(store.args);
     store.start();
     theme::init();
+    // The clock of pending calls: timeouts are checked a few times a second.
+    let _ = set_interval_with_handle(move || store.tick(), std::time::Duration::from_millis(200));
     view! {
         <div class="app">
             <panels::header::Header />
@@ -37,6 +39,7 @@ pub fn App() -> impl IntoView {
                     <panels::timeline::TimelinePanel />
                 </aside>
             </main>
+            <panels::confirm::ConfirmDialog />
         </div>
     }
 }

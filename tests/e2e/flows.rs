@@ -43,12 +43,22 @@ pub async fn call_tool(b: &Browser, tool: &str, args: &str) -> Result<String> {
     let editor = b.id("raw-args-editor").await?;
     b.set_value(&editor, args).await?;
     b.id("call-button").await?.click().await?;
+    accept_if_asked(b).await?;
     eventually(Duration::from_secs(30), "the call to finish", || async {
         let Ok(pane) = b.id("result-pane").await else { return Ok(None) };
         let state = pane.attr("data-state").await?.unwrap_or_default();
         Ok((!state.is_empty() && state != "pending").then_some(state))
     })
     .await
+}
+
+/// Accepts the confirmation dialog when the policy opened it (tools not marked read-only).
+pub async fn accept_if_asked(b: &Browser) -> Result<()> {
+    // The dialog opens synchronously on the click; one look is enough.
+    if let Some(accept) = b.all("[data-testid=confirm-accept]").await?.into_iter().next() {
+        accept.click().await?;
+    }
+    Ok(())
 }
 
 /// Texts of the result's `text` content items.

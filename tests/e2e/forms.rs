@@ -67,6 +67,7 @@ async fn nested_form_sends_exactly_what_was_filled() -> Result<()> {
     .await?;
     b.screenshot("form-nested").await?;
     b.id("call-button").await?.click().await?;
+    flows::accept_if_asked(&b).await?;
     let pane = b.id("result-pane").await?;
     eventually(Duration::from_secs(15), "the call result", || async {
         Ok((pane.attr("data-state").await?.as_deref() == Some("ok")).then_some(()))
@@ -108,6 +109,7 @@ async fn invalid_arguments_are_held_back_until_send_anyway() -> Result<()> {
     ensure!(sent.is_err(), "an invalid call was sent");
 
     b.id("send-anyway").await?.click().await?;
+    flows::accept_if_asked(&b).await?;
     eventually(Duration::from_secs(10), "the call to be sent anyway", || async {
         Ok((call_rows(&b).await? > before).then_some(()))
     })

@@ -82,6 +82,17 @@ fn ToolDetail(tool: Tool) -> impl IntoView {
             </div>
             <ArgsEditor />
             <div class="actions">
+                <label class="timeout" title="Silence allowed before the call is cancelled; progress resets it">
+                    <span class="hint small">"Timeout"</span>
+                    <input class="input compact number" type="number" min="0.1" step="any" data-testid="call-timeout"
+                        prop:value=move || store.calls.timeout_s.get().to_string()
+                        on:change=move |ev| {
+                            if let Ok(v) = event_target_value(&ev).parse::<f64>() {
+                                store.calls.set_timeout(v);
+                            }
+                        } />
+                    <span class="hint small">"s"</span>
+                </label>
                 <Show when=invalid>
                     <span class="hint small">"Fix the problems above, or send them as they are to see how the server copes."</span>
                     <button class="button ghost" data-testid="send-anyway" prop:disabled=move || !can_call()

@@ -1,6 +1,7 @@
 //! The page's panels, one feature per file.
 
 pub mod call;
+pub mod confirm;
 pub mod connection;
 pub mod form;
 pub mod header;

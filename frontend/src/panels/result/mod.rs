@@ -33,7 +33,24 @@ pub fn ResultPane() -> impl IntoView {
         let body = match call {
             CallState::Idle => return None,
             CallState::Pending { tool, .. } => view! {
-                <div class="result-head"><h3>"Calling " <span class="mono">{tool}</span> "…"</h3><span class="spinner"></span></div>
+                <div class="result-head">
+                    <h3>"Calling " <span class="mono">{tool}</span> "…"</h3>
+                    <span class="spinner"></span>
+                    <button class="button small danger-outline" data-testid="cancel-button" title="Send notifications/cancelled"
+                        on:click=move |_| store.cancel_call()>"Cancel"</button>
+                </div>
+                <ProgressBar />
+            }
+            .into_any(),
+            CallState::Cancelled { tool, reason } => view! {
+                <div class="result-head"><h3>"Call of " <span class="mono">{tool}</span></h3><span class="state-badge">"cancelled"</span></div>
+                <p class="hint">{reason} ". A response that still arrives is shown in the timeline only."</p>
+            }
+            .into_any(),
+            CallState::Timeout { tool, after_ms } => view! {
+                <div class="result-head"><h3>"Call of " <span class="mono">{tool}</span></h3><span class="state-badge">"timeout"</span></div>
+                <p class="error-text">{format!("No result after {:.1} s: the playground sent notifications/cancelled. ", after_ms / 1000.0)}
+                    "Raise the timeout next to the Call button for slow tools."</p>
             }
             .into_any(),
             CallState::TransportError { tool, message } => view! {
@@ -70,6 +87,30 @@ pub fn ResultPane() -> impl IntoView {
             }
         };
         Some(view! { <section class="panel result-pane" data-testid="result-pane" data-state=state>{body}</section> })
+    }
+}
+
+/// Progress of the pending call, from `notifications/progress`.
+#[component]
+fn ProgressBar() -> impl IntoView {
+    let store = expect_context::<Store>();
+    move || {
+        store.calls.progress.get().map(|p| {
+            let pct = p.total.filter(|t| *t > 0.0).map(|t| (p.progress / t * 100.0).clamp(0.0, 100.0));
+            let label = match p.total {
+                Some(t) => format!("{} of {}", p.progress, t),
+                None => format!("{}", p.progress),
+            };
+            view! {
+                <div class="progress" data-testid="progress-bar" data-progress=p.progress.to_string()
+                    data-total=p.total.map(|t| t.to_string())>
+                    <div class="progress-track" class:indeterminate=pct.is_none()>
+                        <div class="progress-fill" style=pct.map(|x| format!("width: {x:.1}%"))></div>
+                    </div>
+                    <div class="small muted">{label} {p.message.map(|m| format!(" · {m}"))}</div>
+                </div>
+            }
+        })
     }
 }
 

@@ -26,7 +26,8 @@ pub fn TextBlock(text: TextView, name: String) -> impl IntoView {
     let size = text.text.len();
     let text = StoredValue::new(text);
     let switch = move |m: Mode, label: &'static str| {
-        view! { <button class="seg" class:active=move || mode.get() == m on:click=move |_| mode.set(m)>{label}</button> }
+        // Labels are drawn by CSS so that the item's text stays the content's own text.
+        view! { <button class="seg" data-label=label aria-label=label class:active=move || mode.get() == m on:click=move |_| mode.set(m)></button> }
     };
     let body = move || match mode.get() {
         Mode::Json => text.with_value(|t| t.json.clone()).map(|v| view! { <JsonTree value=v /> }.into_any()),
@@ -50,10 +51,12 @@ pub fn TextBlock(text: TextView, name: String) -> impl IntoView {
                         {switch(Mode::Markdown, "Markdown")}
                     </div>
                 })}
-                {(!has_json && !md).then(|| view! { <button class="seg subtle" on:click=move |_| mode.set(if mode.get_untracked() == Mode::Markdown { Mode::Text } else { Mode::Markdown })>
-                    {move || if mode.get() == Mode::Markdown { "Plain text" } else { "Markdown" }}</button> })}
+                {(!has_json && !md).then(|| view! { <button class="seg subtle"
+                    data-label=move || if mode.get() == Mode::Markdown { "Plain text" } else { "Markdown" }
+                    aria-label="Switch between plain text and Markdown"
+                    on:click=move |_| mode.set(if mode.get_untracked() == Mode::Markdown { Mode::Text } else { Mode::Markdown })></button> })}
                 <span class="spacer"></span>
-                <button class="button small ghost" data-testid="copy-text" on:click=move |_| text.with_value(|t| download::copy(&t.text))>"Copy"</button>
+                <button class="button small ghost drawn-label" data-label="Copy" aria-label="Copy" data-testid="copy-text" on:click=move |_| text.with_value(|t| download::copy(&t.text))></button>
             </div>
             {body}
             {long.then(|| view! {

@@ -3,6 +3,8 @@
 //! the panels show. Components read signals and call the actions here; they hold no
 //! protocol logic.
 
+mod calls;
+
 use std::collections::HashMap;
 
 use leptos::prelude::*;
@@ -11,11 +13,12 @@ use shared::cmdline;
 use shared::jsonrpc::{self, Id};
 use shared::mcp::{ResourceContents, Tool};
 use shared::relay::{ClientMsg, Direction, RelayEvent, ServerMsg, Target};
-use shared::render::output::{self, OutputCheck, TextAgreement};
+use shared::render::output::{self, OutputCheck};
 use shared::timeline::{Row, Timeline};
 
 use crate::args::ArgsState;
 use crate::ws::{RelaySocket, SocketState, token_from_location};
+pub use calls::{CallState, Confirm, LogLine, Progress};
 
 /// Stderr lines kept for the stderr view.
 const MAX_STDERR_LINES: usize = 500;
@@ -49,42 +52,6 @@ pub struct ServerInfo {
     pub protocol_version: String,
     pub capabilities: Vec<String>,
     pub instructions: Option<String>,
-}
-
-/// The last call, as the result pane shows it.
-#[derive(Debug, Clone, PartialEq)]
-pub enum CallState {
-    Idle,
-    Pending {
-        id: Id,
-        tool: String,
-    },
-    Done {
-        tool: String,
-        outcome: CallOutcome,
-        duration_ms: Option<f64>,
-        output: OutputCheck,
-        agreement: Option<TextAgreement>,
-    },
-    TransportError {
-        tool: String,
-        message: String,
-    },
-}
-
-impl CallState {
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            CallState::Idle => "idle",
-            CallState::Pending { .. } => "pending",
-            CallState::Done { outcome: CallOutcome::ProtocolError { .. }, .. } => "protocol-error",
-            CallState::Done { outcome: CallOutcome::Result { result, .. }, .. } if result.is_error == Some(true) => {
-                "tool-error"
-            }
-            CallState::Done { .. } => "ok",
-            CallState::TransportError { .. } => "transport-error",
-        }
-    }
 }
 
 /// A `resources/read` a person asked for from a resource link.
@@ -149,6 +116,7 @@ pub struct Store {
     pub selected_row: RwSignal<Option<usize>>,
     pub notices: RwSignal<Vec<String>>,
     pub reads: RwSignal<HashMap<String, ReadState>>,
+    pub calls: calls::CallsState,
     client: StoredValue<McpClient>,
     timeline: StoredValue<Timeline>,
     socket: StoredValue<Option<RelaySocket>, LocalStorage>,
@@ -182,6 +150,7 @@ impl Store {
             selected_row: RwSignal::new(None),
             notices: RwSignal::new(Vec::new()),
             reads: RwSignal::new(HashMap::new()),
+            calls: calls::CallsState::new(),
             client: StoredValue::new(new_client()),
             timeline: StoredValue::new(Timeline::new()),
             socket: StoredValue::new_local(None),
@@ -251,6 +220,8 @@ impl Store {
         self.notices.set(Vec::new());
         self.call.set(CallState::Idle);
         self.reads.set(HashMap::new());
+        self.calls.logs.set(Vec::new());
+        self.calls.confirm.set(None);
         self.disconnect_requested.set_value(false);
         self.last_exit.set_value(None);
         if self.send(&ClientMsg::Connect { target }) {
@@ -279,24 +250,6 @@ impl Store {
         self.selected.set(Some(name));
     }
 
-    /// Calls the selected tool with the arguments being edited. Held back while they do
-    /// not validate, unless `anyway` (to see how the server handles bad input).
-    pub fn call_selected(self, anyway: bool) {
-        let Some(tool) = self.selected.get_untracked() else { return };
-        let arguments = match self.args.current() {
-            Ok(v) => v,
-            Err(e) => return self.args.raw_error.set(Some(e)),
-        };
-        if !anyway && !self.args.violations.get_untracked().is_empty() {
-            return;
-        }
-        self.args.raw_error.set(None);
-        self.args.remember(&arguments);
-        let (id, frame) = self.client.try_update_value(|c| c.call_tool(&tool, arguments)).expect("client lives");
-        self.call.set(CallState::Pending { id, tool });
-        self.send_frame(frame);
-    }
-
     /// Whether the server offers `resources` (so links can be opened).
     pub fn has_resources(self) -> bool {
         self.server.with(|s| s.as_ref().is_some_and(|s| s.capabilities.iter().any(|c| c == "resources")))
@@ -313,6 +266,7 @@ impl Store {
 
     fn fail_pending_call(self, message: &str) {
         if let CallState::Pending { tool, .. } = self.call.get_untracked() {
+            self.call_finished();
             self.call.set(CallState::TransportError { tool, message: message.into() });
         }
     }
@@ -490,6 +444,7 @@ impl Store {
                         }
                         _ => (OutputCheck::Skipped("no result to check".into()), None),
                     };
+                    self.call_finished();
                     self.call.set(CallState::Done { tool, outcome, duration_ms, output, agreement });
                 }
             }
@@ -502,7 +457,16 @@ impl Store {
                     r.insert(uri, state);
                 });
             }
-            ClientUpdate::Progress { .. } => {}
+            ClientUpdate::Progress { token, progress, total, message } => {
+                self.on_progress(token, progress, total, message)
+            }
+            ClientUpdate::Late { id } => self.notices.update(|n| {
+                n.push(format!(
+                    "a late response to request #{id} arrived after it was given up on; it is in the timeline"
+                ))
+            }),
+            ClientUpdate::CancelledByServer { id, reason } => self.on_cancelled_by_server(id, reason),
+            ClientUpdate::Log { level, logger, data } => self.on_log(level, logger, data),
             ClientUpdate::Notice(n) => self.notices.update(|v| v.push(n)),
         }
     }

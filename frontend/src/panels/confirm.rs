@@ -1,0 +1,74 @@
+//! The confirmation dialog: before a call the policy asks about, show the tool, its hints
+//! (with the spec's defaults where the server said nothing) and the exact arguments that
+//! will be sent. Cancel sends nothing. The policy lives in the top bar and persists.
+
+use leptos::prelude::*;
+use shared::calls::{ConfirmPolicy, Hints};
+
+use super::json::pretty;
+use crate::store::Store;
+
+/// The `confirm-policy` select.
+#[component]
+pub fn PolicySelect() -> impl IntoView {
+    let store = expect_context::<Store>();
+    view! {
+        <label class="policy">
+            <span class="hint small">"Confirm calls"</span>
+            <select class="input compact" data-testid="confirm-policy"
+                prop:value=move || store.calls.policy.get().as_str()
+                on:change=move |ev| {
+                    if let Some(p) = ConfirmPolicy::parse(&event_target_value(&ev)) {
+                        store.calls.set_policy(p);
+                    }
+                }>
+                <option value="unsafe">"unless read-only"</option>
+                <option value="always">"always"</option>
+                <option value="never">"never"</option>
+            </select>
+        </label>
+    }
+}
+
+#[component]
+pub fn ConfirmDialog() -> impl IntoView {
+    let store = expect_context::<Store>();
+    move || {
+        store.calls.confirm.get().map(|c| {
+            let hints = Hints::of(c.tool.annotations.as_ref());
+            let badges = hints
+                .labels()
+                .into_iter()
+                .map(|(label, stated)| {
+                    let class = format!("badge badge-{label}");
+                    let title = if stated { "stated by the server" } else { "the spec's default: the server said nothing" };
+                    view! { <span class=class title=title>{label}{(!stated).then_some(" (default)")}</span> }
+                })
+                .collect_view();
+            let args = pretty(&c.arguments);
+            let on_key = move |ev: web_sys::KeyboardEvent| {
+                if ev.key() == "Escape" {
+                    store.confirm_cancel();
+                }
+            };
+            view! {
+                <div class="modal-backdrop" on:keydown=on_key>
+                    <div class="modal" role="dialog" aria-modal="true" aria-labelledby="confirm-title" data-testid="confirm-dialog"
+                        data-tool-name=c.tool.name.clone()>
+                        <h2 id="confirm-title">"Call " <span class="mono">{c.tool.name.clone()}</span> "?"</h2>
+                        <p class="hint">{c.tool.display_name().to_owned()}</p>
+                        <div class="badges">{badges}</div>
+                        <p class="hint small">"These hints come from the server, which is not trusted: a tool may do more than it says."</p>
+                        <div class="field-label">"Arguments that will be sent"</div>
+                        <pre class="code" data-testid="confirm-arguments">{args}</pre>
+                        <div class="actions">
+                            <button class="button" data-testid="confirm-cancel" on:click=move |_| store.confirm_cancel()>"Cancel"</button>
+                            <button class="button primary" data-testid="confirm-accept" autofocus=true
+                                on:click=move |_| store.confirm_accept()>"Call tool"</button>
+                        </div>
+                    </div>
+                </div>
+            }
+        })
+    }
+}
