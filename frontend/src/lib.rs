@@ -37,6 +37,7 @@ pub fn App() -> impl IntoView {
                 </section>
                 <aside class="timeline-column">
                     <panels::timeline::TimelinePanel />
+                    <panels::timeline::LogPanel />
                 </aside>
             </main>
             <panels::confirm::ConfirmDialog />

@@ -1,9 +1,19 @@
 //! The message timeline: every message both ways and every relay event, in order, with
-//! time since the session began, paired requests and responses, and a detail view.
+//! time since the session began, paired requests and responses, a detail view, filters and
+//! an export. Only the rows in view are in the page, so 100,000 messages stay responsive.
 
+use leptos::html::Div;
 use leptos::prelude::*;
 
+use crate::download;
 use crate::store::{RowView, Store};
+
+/// Height of one row in pixels (fixed, so the window can be computed).
+const ROW_H: f64 = 28.0;
+/// Rows drawn beyond the visible ones, above and below.
+const OVERSCAN: usize = 20;
+/// Up to this many rows, every row is in the page (tests and find-in-page see them all).
+const ALL_ROWS_UP_TO: usize = 2000;
 
 fn arrow(direction: &str) -> &'static str {
     match direction {
@@ -13,38 +23,98 @@ fn arrow(direction: &str) -> &'static str {
     }
 }
 
+fn matches(r: &RowView, needle: &str, direction: &str, kind: &str) -> bool {
+    (direction.is_empty() || r.direction == direction)
+        && (kind.is_empty() || r.kind == kind)
+        && (needle.is_empty() || r.method.to_lowercase().contains(needle) || r.id.as_deref() == Some(needle))
+}
+
 #[component]
 pub fn TimelinePanel() -> impl IntoView {
     let store = expect_context::<Store>();
-    let filter = RwSignal::new(String::new());
-    let visible = move || {
-        let needle = filter.get().trim().to_lowercase();
-        store.rows.with(|rows| {
-            rows.iter()
-                .filter(|r| {
-                    needle.is_empty()
-                        || r.method.to_lowercase().contains(&needle)
-                        || r.kind == needle
-                        || r.direction == needle
-                        || r.id.as_deref() == Some(needle.as_str())
-                })
-                .cloned()
-                .collect::<Vec<_>>()
-        })
+    let text = RwSignal::new(String::new());
+    let direction = RwSignal::new(String::new());
+    let kind = RwSignal::new(String::new());
+    // Indices of the rows that pass the filters; `None` when nothing is filtered.
+    let filtered = Memo::new(move |_| {
+        let needle = text.get().trim().to_lowercase();
+        let (d, k) = (direction.get(), kind.get());
+        if needle.is_empty() && d.is_empty() && k.is_empty() {
+            return None;
+        }
+        Some(store.rows.with(|rows| rows.iter().enumerate().filter(|(_, r)| matches(r, &needle, &d, &k)).map(|(i, _)| i).collect::<Vec<_>>()))
+    });
+    let total = Memo::new(move |_| filtered.with(|f| f.as_ref().map(Vec::len)).unwrap_or_else(|| store.rows.with(Vec::len)));
+    let scroller = NodeRef::<Div>::new();
+    let scroll_top = RwSignal::new(0.0f64);
+    let viewport = RwSignal::new(600.0f64);
+    let follow = RwSignal::new(true);
+    let window = move || {
+        let n = total.get();
+        if n <= ALL_ROWS_UP_TO {
+            return 0..n;
+        }
+        let first = (scroll_top.get() / ROW_H) as usize;
+        let shown = (viewport.get() / ROW_H).ceil() as usize;
+        first.saturating_sub(OVERSCAN).min(n)..(first + shown + OVERSCAN).min(n)
     };
+    // New rows keep the view at the bottom while a person has not scrolled up.
+    Effect::new(move |_| {
+        total.track();
+        if follow.get_untracked()
+            && let Some(el) = scroller.get()
+        {
+            el.set_scroll_top(el.scroll_height());
+        }
+    });
+    let on_scroll = move |_| {
+        if let Some(el) = scroller.get() {
+            let top = f64::from(el.scroll_top());
+            scroll_top.set(top);
+            viewport.set(f64::from(el.client_height()).max(ROW_H));
+            follow.set(top + f64::from(el.client_height()) >= f64::from(el.scroll_height()) - ROW_H);
+        }
+    };
+    let index_of = move |slot: usize| filtered.with(|f| f.as_ref().map_or(Some(slot), |f| f.get(slot).copied()));
     let detail = move || store.selected_row.get().and_then(|seq| store.row_detail(seq));
     view! {
         <section class="panel timeline-panel">
             <div class="panel-head">
                 <h2 class="panel-title">"Timeline " <span class="count">{move || store.rows.with(Vec::len)}</span></h2>
+                <button class="button small ghost" data-testid="timeline-export" title="Download every message with its stamps as JSON"
+                    on:click=move |_| download::text("mcp-playground-timeline.json", &store.export_timeline(), "application/json")>"Export"</button>
             </div>
-            <input class="input" type="search" data-testid="timeline-filter" placeholder="Filter by method, id, in/out, kind"
-                prop:value=move || filter.get() on:input=move |ev| filter.set(event_target_value(&ev)) />
-            <ol class="timeline" data-testid="timeline">
-                <For each=visible key=|r| (r.seq, r.partner) let:row>
-                    <TimelineRow row />
-                </For>
-            </ol>
+            <div class="timeline-filters">
+                <input class="input" type="search" data-testid="timeline-filter" placeholder="Filter by method or id"
+                    prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev)) />
+                <select class="input compact" data-testid="timeline-filter-direction" aria-label="Direction"
+                    on:change=move |ev| direction.set(event_target_value(&ev))>
+                    <option value="">"both ways"</option>
+                    <option value="out">"→ to server"</option>
+                    <option value="in">"← from server"</option>
+                    <option value="relay">"• relay"</option>
+                </select>
+                <select class="input compact" data-testid="timeline-filter-kind" aria-label="Kind"
+                    on:change=move |ev| kind.set(event_target_value(&ev))>
+                    <option value="">"all kinds"</option>
+                    <option value="request">"requests"</option>
+                    <option value="response">"responses"</option>
+                    <option value="error">"errors"</option>
+                    <option value="notification">"notifications"</option>
+                    <option value="event">"relay events"</option>
+                </select>
+            </div>
+            <div class="timeline" data-testid="timeline" role="list" node_ref=scroller on:scroll=on_scroll>
+                <div class="timeline-space" style=move || format!("height: {}px", total.get() as f64 * ROW_H)>
+                    <For each=window key=move |slot| (*slot, index_of(*slot)) let:slot>
+                        {move || {
+                            let idx = index_of(slot)?;
+                            let row = store.rows.with(|r| r.get(idx).cloned())?;
+                            Some(view! { <TimelineRow row top=slot as f64 * ROW_H /> })
+                        }}
+                    </For>
+                </div>
+            </div>
             {move || detail().map(|text| view! {
                 <div class="timeline-detail-wrap">
                     <div class="panel-head"><h3>"Message"</h3>
@@ -58,15 +128,15 @@ pub fn TimelinePanel() -> impl IntoView {
 }
 
 #[component]
-fn TimelineRow(row: RowView) -> impl IntoView {
+fn TimelineRow(row: RowView, top: f64) -> impl IntoView {
     let store = expect_context::<Store>();
     let seq = row.seq;
     let partner = row.partner;
     let selected = move || store.selected_row.get() == Some(seq);
     let highlighted = move || partner.is_some() && store.selected_row.get() == partner;
     let time = format!("{:.0} ms", row.rel_ms);
-    let id = row.id.clone();
     let took = row.duration_ms.map(|d| format!("{d:.0} ms"));
+    let id_label = row.id.as_ref().map(|i| format!("#{i}"));
     let on_key = move |ev: web_sys::KeyboardEvent| {
         if ev.key() == "Enter" || ev.key() == " " {
             ev.prevent_default();
@@ -74,16 +144,42 @@ fn TimelineRow(row: RowView) -> impl IntoView {
         }
     };
     view! {
-        <li class="timeline-row" data-testid="timeline-row" tabindex="0"
-            data-direction=row.direction data-kind=row.kind data-method=row.method.clone() data-id=id.clone()
-            class:selected=selected class:partner=highlighted
+        <div class="timeline-row" data-testid="timeline-row" tabindex="0" role="listitem" style=format!("top: {top}px")
+            data-direction=row.direction data-kind=row.kind data-method=row.method.clone() data-id=row.id.clone()
+            data-seq=seq class:selected=selected class:partner=highlighted
             on:click=move |_| store.selected_row.set(Some(seq)) on:keydown=on_key>
             <span class="t-time mono">{time}</span>
             <span class=format!("t-dir dir-{}", row.direction)>{arrow(row.direction)}</span>
             <span class="t-method mono">{row.method.clone()}</span>
             <span class=format!("t-kind kind-{}", row.kind)>{row.kind}</span>
-            <span class="t-id mono">{row.id.map(|i| format!("#{i}"))}</span>
+            <span class="t-id mono">{id_label}</span>
             <span class="t-took mono">{took}</span>
-        </li>
+        </div>
+    }
+}
+
+/// The server's `notifications/message` lines, with their level.
+#[component]
+pub fn LogPanel() -> impl IntoView {
+    let store = expect_context::<Store>();
+    let count = move || store.calls.logs.with(Vec::len);
+    view! {
+        <Show when=move || { count() > 0 }>
+            <section class="panel log-panel">
+                <div class="panel-head">
+                    <h2 class="panel-title">"Server log " <span class="count">{count}</span></h2>
+                    <button class="button small ghost" on:click=move |_| store.calls.logs.set(Vec::new())>"Clear"</button>
+                </div>
+                <div class="log-lines mono" data-testid="log-view">
+                    <For each=move || store.calls.logs.get() key=|l| l.seq let:line>
+                        <div class="log-line" data-testid="log-line" data-level=line.level.clone()>
+                            <span class=format!("level level-{}", line.level)>{line.level.clone()}</span>
+                            {line.logger.map(|l| view! { <span class="muted">{format!("[{l}]")}</span> })}
+                            " " {line.text}
+                        </div>
+                    </For>
+                </div>
+            </section>
+        </Show>
     }
 }
