@@ -50,6 +50,11 @@ impl Playground {
         let bin = std::env::var_os("MCP_PLAYGROUND_BIN")
             .map(PathBuf::from)
             .unwrap_or_else(|| root().join("target/debug/mcp-playground"));
+        Self::start_bin(bin, server)
+    }
+
+    /// Starts a given build of the binary (benchmarks use the release build).
+    pub fn start_bin(bin: PathBuf, server: &[&str]) -> Result<Self> {
         if !bin.is_file() {
             bail!("{} is missing: run `cargo xtask test`, which builds it", bin.display());
         }

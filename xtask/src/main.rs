@@ -3,6 +3,7 @@
 
 use anyhow::{Result, bail};
 
+mod bench;
 mod page;
 mod tools;
 mod util;
@@ -10,9 +11,10 @@ mod util;
 #[cfg(test)]
 mod tidy;
 
-const USAGE: &str = "usage: cargo xtask <run [-- PLAYGROUND ARGS] | test | page>
+const USAGE: &str = "usage: cargo xtask <run [-- PLAYGROUND ARGS] | test | bench | page>
   run    build the page and run the playground (the built-in demo server by default)
   test   install what the tests need, then fmt, clippy and every test (browser included)
+  bench  print figures measured in real Chromium (timeline of 100,000 messages)
   page   build the page only (dist/)";
 
 fn main() -> Result<()> {
@@ -22,6 +24,13 @@ fn main() -> Result<()> {
     match cmd.as_deref() {
         Some("run") => run(&rest),
         Some("test") => test(),
+        Some("bench") => {
+            tools::ensure_page_tools()?;
+            tools::ensure_browser()?;
+            page::build()?;
+            util::cargo(&["build", "--release", "-p", "mcp-playground"])?;
+            bench::run()
+        }
         Some("page") => {
             tools::ensure_page_tools()?;
             page::build()

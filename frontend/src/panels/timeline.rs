@@ -42,9 +42,12 @@ pub fn TimelinePanel() -> impl IntoView {
         if needle.is_empty() && d.is_empty() && k.is_empty() {
             return None;
         }
-        Some(store.rows.with(|rows| rows.iter().enumerate().filter(|(_, r)| matches(r, &needle, &d, &k)).map(|(i, _)| i).collect::<Vec<_>>()))
+        Some(store.rows.with(|rows| {
+            rows.iter().enumerate().filter(|(_, r)| matches(r, &needle, &d, &k)).map(|(i, _)| i).collect::<Vec<_>>()
+        }))
     });
-    let total = Memo::new(move |_| filtered.with(|f| f.as_ref().map(Vec::len)).unwrap_or_else(|| store.rows.with(Vec::len)));
+    let total =
+        Memo::new(move |_| filtered.with(|f| f.as_ref().map(Vec::len)).unwrap_or_else(|| store.rows.with(Vec::len)));
     let scroller = NodeRef::<Div>::new();
     let scroll_top = RwSignal::new(0.0f64);
     let viewport = RwSignal::new(600.0f64);

@@ -120,6 +120,7 @@ pub struct Store {
     client: StoredValue<McpClient>,
     timeline: StoredValue<Timeline>,
     socket: StoredValue<Option<RelaySocket>, LocalStorage>,
+    inbox: StoredValue<Vec<ServerMsg>>,
     disconnect_requested: StoredValue<bool>,
     preset_applied: StoredValue<bool>,
     last_exit: StoredValue<Option<String>>,
@@ -154,6 +155,7 @@ impl Store {
             client: StoredValue::new(new_client()),
             timeline: StoredValue::new(Timeline::new()),
             socket: StoredValue::new_local(None),
+            inbox: StoredValue::new(Vec::new()),
             disconnect_requested: StoredValue::new(false),
             preset_applied: StoredValue::new(false),
             last_exit: StoredValue::new(None),
@@ -168,7 +170,7 @@ impl Store {
             ));
             return;
         };
-        match RelaySocket::open(&token, move |m| self.on_server_msg(m), move |s| self.on_socket_state(s)) {
+        match RelaySocket::open(&token, move |m| self.enqueue(m), move |s| self.on_socket_state(s)) {
             Ok(socket) => self.socket.set_value(Some(socket)),
             Err(e) => self.relay.set(SocketState::Lost(e)),
         }
@@ -295,7 +297,8 @@ impl Store {
                 .rows()
                 .iter()
                 .map(|r| {
-                    let message = serde_json::from_str::<serde_json::Value>(&r.raw).unwrap_or(serde_json::Value::String(r.raw.clone()));
+                    let message = serde_json::from_str::<serde_json::Value>(&r.raw)
+                        .unwrap_or(serde_json::Value::String(r.raw.clone()));
                     serde_json::json!({
                         "seq": r.seq,
                         "at_ms": r.at_ms,
@@ -311,13 +314,33 @@ impl Store {
                     })
                 })
                 .collect();
-            serde_json::to_string_pretty(&serde_json::json!({"format": "mcp-playground-timeline/1", "rows": rows})).unwrap_or_default()
+            serde_json::to_string_pretty(&serde_json::json!({"format": "mcp-playground-timeline/1", "rows": rows}))
+                .unwrap_or_default()
         })
     }
 
     /// The full JSON of a row, for the detail view.
     pub fn row_detail(self, seq: usize) -> Option<String> {
         self.timeline.with_value(|t| t.pretty(seq))
+    }
+
+    /// Queues a relay message; the queue is worked off in one go as soon as the browser is
+    /// free, so a flood of messages costs one render, not one per message.
+    fn enqueue(self, msg: ServerMsg) {
+        let first = self.inbox.try_update_value(|q| {
+            q.push(msg);
+            q.len() == 1
+        });
+        if first == Some(true) {
+            set_timeout(move || self.flush(), std::time::Duration::ZERO);
+        }
+    }
+
+    fn flush(self) {
+        let batch = self.inbox.try_update_value(std::mem::take).unwrap_or_default();
+        for msg in batch {
+            self.on_server_msg(msg);
+        }
     }
 
     fn on_server_msg(self, msg: ServerMsg) {
