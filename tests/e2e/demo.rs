@@ -48,6 +48,18 @@ async fn demo_server_lists_tools_and_echoes() -> Result<()> {
     ensure!(structured.contains("\"city\": \"Lisbon\""), "structured content not shown: {structured}");
 
     b.screenshot("demo-echo").await?;
+
+    // The flow view draws the same session; clicking an arrow selects its message.
+    b.id("flow-toggle").await?.click().await?;
+    let marks = b.all("[data-testid=flow-view] .flow-mark").await?;
+    let rows = flows::timeline(&b).await?.len();
+    ensure!(marks.len() == rows, "{} arrows for {rows} rows", marks.len());
+    let last_call = b.css("[data-testid=flow-view] .flow-mark:last-of-type").await?;
+    last_call.click().await?;
+    let detail = b.id("timeline-detail").await?.text().await?;
+    ensure!(detail.contains("\"result\""), "clicking an arrow did not select its message: {detail}");
+    b.screenshot("demo-flow").await?;
+
     let toggle = b.id("theme-toggle").await?;
     let before = b.client.execute("return document.documentElement.dataset.theme || ''", vec![]).await?;
     toggle.click().await?;

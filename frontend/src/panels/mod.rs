@@ -3,6 +3,7 @@
 pub mod call;
 pub mod confirm;
 pub mod connection;
+pub mod flow;
 pub mod form;
 pub mod header;
 pub mod json;

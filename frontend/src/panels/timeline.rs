@@ -80,14 +80,22 @@ pub fn TimelinePanel() -> impl IntoView {
     };
     let index_of = move |slot: usize| filtered.with(|f| f.as_ref().map_or(Some(slot), |f| f.get(slot).copied()));
     let detail = move || store.selected_row.get().and_then(|seq| store.row_detail(seq));
+    let flow = RwSignal::new(false);
     view! {
         <section class="panel timeline-panel">
             <div class="panel-head">
                 <h2 class="panel-title">"Timeline " <span class="count">{move || store.rows.with(Vec::len)}</span></h2>
+                <div class="segmented" role="group" aria-label="Timeline view">
+                    <button class="seg" data-label="List" aria-label="List" class:active=move || !flow.get() on:click=move |_| flow.set(false)></button>
+                    <button class="seg" data-label="Flow" aria-label="Flow" data-testid="flow-toggle" class:active=move || flow.get() on:click=move |_| flow.set(true)></button>
+                </div>
                 <button class="button small ghost" data-testid="timeline-export" title="Download every message with its stamps as JSON"
                     on:click=move |_| download::text("mcp-playground-timeline.json", &store.export_timeline(), "application/json")>"Export"</button>
             </div>
-            <div class="timeline-filters">
+            <Show when=move || flow.get()>
+                <super::flow::FlowView />
+            </Show>
+            <div class="timeline-filters" class:hidden=move || flow.get()>
                 <input class="input" type="search" data-testid="timeline-filter" placeholder="Filter by method or id"
                     prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev)) />
                 <select class="input compact" data-testid="timeline-filter-direction" aria-label="Direction"
@@ -107,7 +115,7 @@ pub fn TimelinePanel() -> impl IntoView {
                     <option value="event">"relay events"</option>
                 </select>
             </div>
-            <div class="timeline" data-testid="timeline" role="list" node_ref=scroller on:scroll=on_scroll>
+            <div class="timeline" class:hidden=move || flow.get() data-testid="timeline" role="list" node_ref=scroller on:scroll=on_scroll>
                 <div class="timeline-space" style=move || format!("height: {}px", total.get() as f64 * ROW_H)>
                     <For each=window key=move |slot| (*slot, index_of(*slot)) let:slot>
                         {move || {

@@ -291,32 +291,7 @@ impl Store {
 
     /// Every row of the session with its stamps, as a JSON document to download.
     pub fn export_timeline(self) -> String {
-        self.timeline.with_value(|t| {
-            let start = t.start_ms().unwrap_or(0.0);
-            let rows: Vec<serde_json::Value> = t
-                .rows()
-                .iter()
-                .map(|r| {
-                    let message = serde_json::from_str::<serde_json::Value>(&r.raw)
-                        .unwrap_or(serde_json::Value::String(r.raw.clone()));
-                    serde_json::json!({
-                        "seq": r.seq,
-                        "at_ms": r.at_ms,
-                        "since_start_ms": r.at_ms - start,
-                        "direction": r.direction.as_str(),
-                        "kind": r.kind.as_str(),
-                        "method": r.method,
-                        "id": r.id,
-                        "size": r.size,
-                        "partner": r.partner,
-                        "duration_ms": r.duration_ms,
-                        "message": message,
-                    })
-                })
-                .collect();
-            serde_json::to_string_pretty(&serde_json::json!({"format": "mcp-playground-timeline/1", "rows": rows}))
-                .unwrap_or_default()
-        })
+        self.timeline.with_value(|t| serde_json::to_string_pretty(&t.export()).unwrap_or_default())
     }
 
     /// The full JSON of a row, for the detail view.
