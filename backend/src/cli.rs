@@ -40,6 +40,19 @@ pub struct RunArgs {
     /// Largest MCP message accepted either way, in bytes.
     #[arg(long, default_value_t = 32 * 1024 * 1024)]
     pub max_message_bytes: usize,
+    /// A remote server to preselect (http or https).
+    #[arg(long, conflicts_with_all = ["config", "server"])]
+    pub url: Option<String>,
+    /// The remote transport for --url: `http` (Streamable HTTP) or `sse` (legacy); found
+    /// out when not given.
+    #[arg(long, requires = "url", value_parser = ["http", "sse"])]
+    pub transport: Option<String>,
+    /// An `mcpServers` JSON file (Claude Desktop, Cursor, the official inspector) ...
+    #[arg(long, requires = "server_name")]
+    pub config: Option<PathBuf>,
+    /// ... and the name of the server in it to preselect.
+    #[arg(long = "server", id = "server_name", requires = "config")]
+    pub server_name: Option<String>,
     /// A stdio server to preselect: program and arguments, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
     pub server: Vec<String>,
@@ -62,5 +75,12 @@ mod tests {
         let cli = Cli::try_parse_from(["mcp-playground"]).unwrap();
         assert_eq!((cli.run.host.as_str(), cli.run.port), ("127.0.0.1", 6280));
         assert!(Cli::try_parse_from(["mcp-playground", "--prot", "1"]).is_err());
+        let cli = Cli::try_parse_from(["mcp-playground", "--url", "http://127.0.0.1:1/mcp", "--transport", "sse"]).unwrap();
+        assert_eq!((cli.run.url.as_deref(), cli.run.transport.as_deref()), (Some("http://127.0.0.1:1/mcp"), Some("sse")));
+        let cli = Cli::try_parse_from(["mcp-playground", "--config", "c.json", "--server", "files"]).unwrap();
+        assert_eq!(cli.run.server_name.as_deref(), Some("files"));
+        assert!(Cli::try_parse_from(["mcp-playground", "--config", "c.json"]).is_err(), "--config needs --server");
+        assert!(Cli::try_parse_from(["mcp-playground", "--transport", "sse"]).is_err(), "--transport needs --url");
+        assert!(Cli::try_parse_from(["mcp-playground", "--url", "x", "--transport", "ws"]).is_err());
     }
 }

@@ -8,8 +8,9 @@ use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use shared::relay::{ClientMsg, Direction, Limits, RELAY_PROTOCOL, RelayEvent, ServerMsg, Target};
 use tokio::sync::{mpsc, watch};
 
+use crate::upstream::remote::{Mode, RemoteUpstream};
 use crate::upstream::stdio::StdioUpstream;
-use crate::upstream::{UpstreamEvent, now_ms};
+use crate::upstream::{SendError, UpstreamEvent, now_ms};
 
 /// Events queued from an upstream before its readers wait for the page.
 const EVENT_QUEUE: usize = 256;
@@ -24,8 +25,37 @@ pub struct SessionConfig {
     pub demo_command: (String, Vec<String>),
 }
 
+/// A server process, or a remote server.
+enum Server {
+    Stdio(StdioUpstream),
+    Remote(RemoteUpstream),
+}
+
+impl Server {
+    fn send(&self, frame: String) -> Result<(), SendError> {
+        match self {
+            Server::Stdio(s) => s.send(frame),
+            Server::Remote(r) => r.send(frame),
+        }
+    }
+
+    async fn shutdown(self) {
+        match self {
+            Server::Stdio(s) => s.shutdown().await,
+            Server::Remote(r) => r.shutdown().await,
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Server::Stdio(s) => format!("pid {}", s.pid()),
+            Server::Remote(_) => "remote".into(),
+        }
+    }
+}
+
 struct Upstream {
-    server: StdioUpstream,
+    server: Server,
     events: mpsc::Receiver<UpstreamEvent>,
 }
 
@@ -58,6 +88,13 @@ where
                 None => break,
             },
             Some(event) = next_event => {
+                if let UpstreamEvent::Ended { reason } = event {
+                    if let Some(u) = upstream.take() {
+                        u.server.shutdown().await;
+                    }
+                    out.event(RelayEvent::Closed { reason }).await;
+                    continue;
+                }
                 let exited = matches!(event, UpstreamEvent::Relay { event: RelayEvent::Exited { .. }, .. });
                 out.forward(event).await;
                 if exited {
@@ -68,7 +105,7 @@ where
         }
     }
     if let Some(u) = upstream.take() {
-        tracing::info!(pid = u.server.pid(), "session over; ending its server");
+        tracing::info!(server = u.server.describe(), "session over; ending its server");
         u.server.shutdown().await;
     }
 }
@@ -90,20 +127,36 @@ async fn on_client_message<Tx: Sink<String> + Unpin>(
             out.event(RelayEvent::Error { message: "already connected: disconnect first".into() }).await;
         }
         ClientMsg::Connect { target } => {
-            let (command, args, env) = match &target {
-                Target::Demo => (config.demo_command.0.clone(), config.demo_command.1.clone(), Default::default()),
-                Target::Stdio { command, args, env } => (command.clone(), args.clone(), env.clone()),
-            };
             let (events_tx, events) = mpsc::channel(EVENT_QUEUE);
-            match StdioUpstream::start(&command, &args, &env, config.limits, events_tx) {
-                Ok((server, spawned)) => {
-                    tracing::info!(pid = server.pid(), %command, transport = target.transport(), "server started");
-                    out.event(spawned).await;
+            let started = match &target {
+                Target::Demo | Target::Stdio { .. } => {
+                    let (command, args, env) = match &target {
+                        Target::Stdio { command, args, env } => (command.clone(), args.clone(), env.clone()),
+                        _ => (config.demo_command.0.clone(), config.demo_command.1.clone(), Default::default()),
+                    };
+                    StdioUpstream::start(&command, &args, &env, config.limits, events_tx)
+                        .map(|(s, ev)| (Server::Stdio(s), ev))
+                        .map_err(|e| format!("could not start {command:?}: {e}"))
+                }
+                Target::Http { url, headers } | Target::Sse { url, headers } | Target::Auto { url, headers } => {
+                    let mode = match &target {
+                        Target::Http { .. } => Mode::Http,
+                        Target::Sse { .. } => Mode::Sse,
+                        _ => Mode::Auto,
+                    };
+                    RemoteUpstream::start(mode, url, headers, config.limits, events_tx)
+                        .map(|(r, ev)| (Server::Remote(r), ev))
+                }
+            };
+            match started {
+                Ok((server, event)) => {
+                    tracing::info!(server = server.describe(), transport = target.transport(), "server started");
+                    out.event(event).await;
                     *upstream = Some(Upstream { server, events });
                 }
-                Err(e) => {
-                    tracing::warn!(%command, %e, "server did not start");
-                    out.event(RelayEvent::Error { message: format!("could not start {command:?}: {e}") }).await;
+                Err(message) => {
+                    tracing::warn!(%message, "server did not start");
+                    out.event(RelayEvent::Error { message }).await;
                     out.event(RelayEvent::Closed { reason: "the server did not start".into() }).await;
                 }
             }
@@ -171,6 +224,7 @@ impl<Tx: Sink<String> + Unpin> Outbox<'_, Tx> {
                 ServerMsg::Message { direction: Direction::Out, at_ms, size: frame.len(), frame }
             }
             UpstreamEvent::Relay { at_ms, event } => ServerMsg::Event { at_ms, event },
+            UpstreamEvent::Ended { reason } => ServerMsg::Event { at_ms: now_ms(), event: RelayEvent::Closed { reason } },
         };
         self.send(&msg).await;
     }

@@ -7,6 +7,7 @@
 pub mod calls;
 pub mod client;
 pub mod cmdline;
+pub mod config;
 pub mod form;
 pub mod jsonrpc;
 pub mod mcp;

@@ -25,6 +25,24 @@ pub enum Target {
         #[serde(default)]
         env: BTreeMap<String, String>,
     },
+    /// A remote server over Streamable HTTP (revisions 2025-03-26 and later).
+    Http {
+        url: String,
+        #[serde(default)]
+        headers: BTreeMap<String, String>,
+    },
+    /// A remote server over the legacy HTTP+SSE transport (2024-11-05).
+    Sse {
+        url: String,
+        #[serde(default)]
+        headers: BTreeMap<String, String>,
+    },
+    /// A remote URL whose transport is found out: Streamable HTTP, else legacy SSE.
+    Auto {
+        url: String,
+        #[serde(default)]
+        headers: BTreeMap<String, String>,
+    },
 }
 
 impl Target {
@@ -32,6 +50,9 @@ impl Target {
         match self {
             Target::Demo => "demo",
             Target::Stdio { .. } => "stdio",
+            Target::Http { .. } => "http",
+            Target::Sse { .. } => "sse",
+            Target::Auto { .. } => "auto",
         }
     }
 }
@@ -99,6 +120,11 @@ pub enum ServerMsg {
 pub enum RelayEvent {
     /// The server process started.
     Spawned { pid: Option<u32>, command: String, args: Vec<String> },
+    /// A remote server is being reached. Header values are masked.
+    Connected { transport: String, url: String, headers: Vec<String> },
+    /// A request's response stream ended before its response: that call failed, the
+    /// session goes on.
+    RequestFailed { id: serde_json::Value, message: String },
     /// One line the server wrote to stderr.
     Stderr { line: String, truncated: bool },
     /// A stdout line that is not JSON-RPC; it was not forwarded as a message.
@@ -118,6 +144,8 @@ impl RelayEvent {
     pub fn name(&self) -> &'static str {
         match self {
             RelayEvent::Spawned { .. } => "spawned",
+            RelayEvent::Connected { .. } => "connected",
+            RelayEvent::RequestFailed { .. } => "request failed",
             RelayEvent::Stderr { .. } => "stderr",
             RelayEvent::InvalidFrame { .. } => "invalid frame",
             RelayEvent::Oversized { .. } => "oversized",
@@ -150,13 +178,24 @@ mod tests {
             },
             ClientMsg::Send { frame: r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.into() },
             ClientMsg::Disconnect,
+            ClientMsg::Connect {
+                target: Target::Http {
+                    url: "http://127.0.0.1:3001/mcp".into(),
+                    headers: [("Authorization".to_string(), "Bearer x".to_string())].into(),
+                },
+            },
+            ClientMsg::Connect { target: Target::Sse { url: "http://127.0.0.1:3001/sse".into(), headers: Default::default() } },
+            ClientMsg::Connect { target: Target::Auto { url: "https://example.com/mcp".into(), headers: Default::default() } },
         ];
         let out: Vec<String> = msgs.iter().map(json).collect();
         expect![[r#"
             {"type":"connect","target":{"transport":"demo"}}
             {"type":"connect","target":{"transport":"stdio","command":"node","args":["server.js"],"env":{"DEBUG":"1"}}}
             {"type":"send","frame":"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"}
-            {"type":"disconnect"}"#]]
+            {"type":"disconnect"}
+            {"type":"connect","target":{"transport":"http","url":"http://127.0.0.1:3001/mcp","headers":{"Authorization":"Bearer x"}}}
+            {"type":"connect","target":{"transport":"sse","url":"http://127.0.0.1:3001/sse","headers":{}}}
+            {"type":"connect","target":{"transport":"auto","url":"https://example.com/mcp","headers":{}}}"#]]
         .assert_eq(&out.join("\n"));
         for (m, j) in msgs.iter().zip(&out) {
             assert_eq!(&serde_json::from_str::<ClientMsg>(j).unwrap(), m);
@@ -189,6 +228,18 @@ mod tests {
             ServerMsg::Event { at_ms: 6.0, event: RelayEvent::Exited { code: Some(1), signal: None } },
             ServerMsg::Event { at_ms: 7.0, event: RelayEvent::Closed { reason: "disconnected".into() } },
             ServerMsg::Event { at_ms: 8.0, event: RelayEvent::Error { message: "spawn failed".into() } },
+            ServerMsg::Event {
+                at_ms: 9.0,
+                event: RelayEvent::Connected {
+                    transport: "http".into(),
+                    url: "http://127.0.0.1:1/mcp".into(),
+                    headers: vec!["Authorization: Bearer ••••".into()],
+                },
+            },
+            ServerMsg::Event {
+                at_ms: 10.0,
+                event: RelayEvent::RequestFailed { id: serde_json::json!(3), message: "stream closed".into() },
+            },
         ];
         let out: Vec<String> = msgs.iter().map(json).collect();
         expect![[r#"
@@ -200,7 +251,9 @@ mod tests {
             {"type":"event","at_ms":5.0,"event":{"kind":"oversized","direction":"in","size":9,"limit":8}}
             {"type":"event","at_ms":6.0,"event":{"kind":"exited","code":1,"signal":null}}
             {"type":"event","at_ms":7.0,"event":{"kind":"closed","reason":"disconnected"}}
-            {"type":"event","at_ms":8.0,"event":{"kind":"error","message":"spawn failed"}}"#]]
+            {"type":"event","at_ms":8.0,"event":{"kind":"error","message":"spawn failed"}}
+            {"type":"event","at_ms":9.0,"event":{"kind":"connected","transport":"http","url":"http://127.0.0.1:1/mcp","headers":["Authorization: Bearer ••••"]}}
+            {"type":"event","at_ms":10.0,"event":{"kind":"request_failed","id":3,"message":"stream closed"}}"#]]
         .assert_eq(&out.join("\n"));
         for (m, j) in msgs.iter().zip(&out) {
             assert_eq!(&serde_json::from_str::<ServerMsg>(j).unwrap(), m);

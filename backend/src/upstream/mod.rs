@@ -2,6 +2,8 @@
 //! server into a stream of [`UpstreamEvent`]s and accepts frames to write.
 
 pub mod process;
+pub mod remote;
+pub mod sse;
 pub mod stdio;
 
 use shared::relay::{Direction, RelayEvent};
@@ -15,6 +17,8 @@ pub enum UpstreamEvent {
     Written { at_ms: f64, frame: String },
     /// Anything else worth showing: stderr, an invalid line, the exit.
     Relay { at_ms: f64, event: RelayEvent },
+    /// A remote connection is over (its stream closed for good).
+    Ended { reason: String },
 }
 
 /// Milliseconds since the Unix epoch, the relay's stamp on everything.

@@ -22,6 +22,7 @@ async fn collect_until_exit(rx: &mut mpsc::Receiver<UpstreamEvent>) -> Vec<Strin
             UpstreamEvent::Frame { frame, .. } => format!("frame {frame}"),
             UpstreamEvent::Written { frame, .. } => format!("written {frame}"),
             UpstreamEvent::Relay { event, .. } => serde_json::to_string(&event).unwrap(),
+            UpstreamEvent::Ended { reason } => format!("ended {reason}"),
         };
         let done = line.contains("\"exited\"");
         out.push(line);
