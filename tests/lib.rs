@@ -53,14 +53,26 @@ impl Playground {
         Self::start_bin(bin, server)
     }
 
+    /// Starts the binary with extra options (e.g. `--url …`) before the server command.
+    pub fn start_with(options: &[&str], server: &[&str]) -> Result<Self> {
+        let bin = std::env::var_os("MCP_PLAYGROUND_BIN")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root().join("target/debug/mcp-playground"));
+        Self::launch(bin, options, server)
+    }
+
     /// Starts a given build of the binary (benchmarks use the release build).
     pub fn start_bin(bin: PathBuf, server: &[&str]) -> Result<Self> {
+        Self::launch(bin, &[], server)
+    }
+
+    fn launch(bin: PathBuf, options: &[&str], server: &[&str]) -> Result<Self> {
         if !bin.is_file() {
             bail!("{} is missing: run `cargo xtask test`, which builds it", bin.display());
         }
         let token = format!("e2e-token-{}", std::process::id());
         let mut cmd = Command::new(&bin);
-        cmd.args(["--port", "0", "--no-open", "--token", &token]);
+        cmd.args(["--port", "0", "--no-open", "--token", &token]).args(options);
         if !server.is_empty() {
             cmd.arg("--").args(server);
         }
@@ -126,4 +138,47 @@ where
 #[allow(clippy::print_stderr, reason = "figures for people reading the test log")]
 pub fn say(line: &str) {
     eprintln!("figure: {line}");
+}
+
+/// A Node MCP server on a free loopback port (its `listen` is forced to 127.0.0.1 by
+/// `tests/servers/loopback.cjs`); killed with its process group on drop.
+pub struct NodeServer {
+    child: Child,
+    pub port: u16,
+}
+
+impl NodeServer {
+    /// `server-everything` in `streamableHttp` or `sse` mode.
+    pub fn everything(mode: &str) -> Result<Self> {
+        let entry = server_everything()?;
+        let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        let mut cmd = Command::new("node");
+        cmd.arg("-r")
+            .arg(root().join("tests/servers/loopback.cjs"))
+            .arg(entry)
+            .arg(mode)
+            .env("PORT", port.to_string())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .stdin(Stdio::null());
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        #[allow(clippy::disallowed_methods, reason = "tests start real servers")]
+        let child = cmd.spawn().context("starting node")?;
+        let started = std::time::Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if started.elapsed() > Duration::from_secs(20) {
+                bail!("server-everything ({mode}) did not listen on port {port} within 20 s");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Ok(Self { child, port })
+    }
+}
+
+impl Drop for NodeServer {
+    fn drop(&mut self) {
+        let pgid = nix::unistd::Pid::from_raw(self.child.id() as i32);
+        let _ = nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL);
+        let _ = self.child.wait();
+    }
 }

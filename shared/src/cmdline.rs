@@ -16,6 +16,8 @@ pub enum InputError {
     EnvLine { line: usize, text: String },
     #[error("env line {line}: {key:?} is not a valid variable name")]
     EnvKey { line: usize, key: String },
+    #[error("header line {line}: expected Name: value, got {text:?}")]
+    HeaderLine { line: usize, text: String },
 }
 
 /// Splits a command line into program and arguments: whitespace separates words; single
@@ -120,6 +122,30 @@ pub fn parse_env(input: &str) -> Result<BTreeMap<String, String>, InputError> {
     Ok(env)
 }
 
+/// Reads `Name: value` header lines; blank lines and `#` comments are skipped.
+pub fn parse_headers(input: &str) -> Result<BTreeMap<String, String>, InputError> {
+    let mut out = BTreeMap::new();
+    for (i, raw) in input.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = || InputError::HeaderLine { line: i + 1, text: line.to_owned() };
+        let (name, value) = line.split_once(':').ok_or_else(bad)?;
+        let name = name.trim();
+        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_!#$%&'*+.^`|~".contains(&b)) {
+            return Err(bad());
+        }
+        out.insert(name.to_owned(), value.trim().to_owned());
+    }
+    Ok(out)
+}
+
+/// Shows headers as the lines [`parse_headers`] reads.
+pub fn format_headers(headers: &BTreeMap<String, String>) -> String {
+    headers.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join("\n")
+}
+
 /// Shows an env map as the lines [`parse_env`] reads.
 pub fn format_env(env: &BTreeMap<String, String>) -> String {
     env.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("\n")
@@ -168,6 +194,15 @@ mod tests {
         let words = ["node", "my server.js", "it's", "", "--x=1"];
         let line = join_command_line(&words);
         assert_eq!(split_command_line(&line).unwrap(), words);
+    }
+
+    #[test]
+    fn header_lines() {
+        let h = parse_headers("Authorization: Bearer abc:def\n\nX-Trace:1").unwrap();
+        expect![[r#"{"Authorization": "Bearer abc:def", "X-Trace": "1"}"#]].assert_eq(&format!("{h:?}"));
+        assert_eq!(parse_headers(&format_headers(&h)).unwrap(), h);
+        expect![[r#"header line 1: expected Name: value, got "no colon""#]].assert_eq(&parse_headers("no colon").unwrap_err().to_string());
+        assert!(parse_headers("Bad Name: x").is_err());
     }
 
     #[test]

@@ -137,6 +137,8 @@ pub enum RelayEvent {
     Closed { reason: String },
     /// A request the relay could not carry out; the session goes on.
     Error { message: String },
+    /// Something worth knowing that is not an error (e.g. which transport was detected).
+    Note { message: String },
 }
 
 impl RelayEvent {
@@ -152,6 +154,7 @@ impl RelayEvent {
             RelayEvent::Exited { .. } => "exited",
             RelayEvent::Closed { .. } => "closed",
             RelayEvent::Error { .. } => "error",
+            RelayEvent::Note { .. } => "note",
         }
     }
 }
@@ -236,6 +239,7 @@ mod tests {
                     headers: vec!["Authorization: Bearer ••••".into()],
                 },
             },
+            ServerMsg::Event { at_ms: 11.0, event: RelayEvent::Note { message: "using legacy SSE".into() } },
             ServerMsg::Event {
                 at_ms: 10.0,
                 event: RelayEvent::RequestFailed { id: serde_json::json!(3), message: "stream closed".into() },
@@ -253,6 +257,7 @@ mod tests {
             {"type":"event","at_ms":7.0,"event":{"kind":"closed","reason":"disconnected"}}
             {"type":"event","at_ms":8.0,"event":{"kind":"error","message":"spawn failed"}}
             {"type":"event","at_ms":9.0,"event":{"kind":"connected","transport":"http","url":"http://127.0.0.1:1/mcp","headers":["Authorization: Bearer ••••"]}}
+            {"type":"event","at_ms":11.0,"event":{"kind":"note","message":"using legacy SSE"}}
             {"type":"event","at_ms":10.0,"event":{"kind":"request_failed","id":3,"message":"stream closed"}}"#]]
         .assert_eq(&out.join("\n"));
         for (m, j) in msgs.iter().zip(&out) {

@@ -7,5 +7,6 @@ mod everything;
 mod flows;
 mod forms;
 mod leaks;
+mod remote;
 mod results;
 mod security;

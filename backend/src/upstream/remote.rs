@@ -193,7 +193,7 @@ async fn run(mode: Mode, ctx: Ctx, mut frames: mpsc::Receiver<String>, mut stop:
                     Mode::Auto => {
                         // The first message decides; later ones wait for the answer.
                         if post(ctx.clone(), frame.clone(), value, true).await == Probe::FallBack {
-                            ctx.relay(RelayEvent::Error {
+                            ctx.relay(RelayEvent::Note {
                                 message: "Streamable HTTP was refused; falling back to the legacy HTTP+SSE transport".into(),
                             }).await;
                             mode = Mode::Sse;
@@ -201,6 +201,7 @@ async fn run(mode: Mode, ctx: Ctx, mut frames: mpsc::Receiver<String>, mut stop:
                             tasks.spawn(legacy_post(ctx.clone(), frame));
                         } else {
                             mode = Mode::Http;
+                            ctx.relay(RelayEvent::Note { message: "the server speaks Streamable HTTP".into() }).await;
                         }
                     }
                 }

@@ -10,6 +10,7 @@ pub fn ConnectionPanel() -> impl IntoView {
     let store = expect_context::<Store>();
     let busy = move || matches!(store.conn.get(), ConnState::Connecting | ConnState::Connected);
     let is_stdio = move || store.transport.get() == "stdio";
+    let is_remote = move || matches!(store.transport.get().as_str(), "http" | "sse" | "auto");
     let on_button = move |_| if busy() { store.disconnect() } else { store.connect() };
     let on_enter = move |ev: web_sys::KeyboardEvent| {
         if ev.key() == "Enter" && !busy() {
@@ -26,6 +27,9 @@ pub fn ConnectionPanel() -> impl IntoView {
                 prop:disabled=busy>
                 <option value="demo">"Built-in demo server"</option>
                 <option value="stdio">"Local command (stdio)"</option>
+                <option value="http">"Streamable HTTP"</option>
+                <option value="sse">"HTTP+SSE (legacy)"</option>
+                <option value="auto">"Remote URL (detect)"</option>
             </select>
             <Show when=is_stdio>
                 <label class="field-label" for="command">"Command"</label>
@@ -39,6 +43,21 @@ pub fn ConnectionPanel() -> impl IntoView {
                 <textarea id="env" class="input mono" data-testid="connect-env" rows="2" spellcheck="false"
                     prop:value=move || store.env.get()
                     on:input=move |ev| store.env.set(event_target_value(&ev))
+                    prop:disabled=busy></textarea>
+            </Show>
+            <Show when=is_remote>
+                <label class="field-label" for="url">"URL"</label>
+                <input id="url" class="input mono" data-testid="connect-url" type="url" spellcheck="false"
+                    placeholder="http://127.0.0.1:3001/mcp"
+                    prop:value=move || store.url.get()
+                    on:input=move |ev| store.url.set(event_target_value(&ev))
+                    on:keydown=on_enter
+                    prop:disabled=busy />
+                <label class="field-label" for="headers">"Headers " <span class="hint">"Name: value per line"</span></label>
+                <textarea id="headers" class="input mono" data-testid="connect-headers" rows="2" spellcheck="false"
+                    placeholder="Authorization: Bearer …"
+                    prop:value=move || store.headers.get()
+                    on:input=move |ev| store.headers.set(event_target_value(&ev))
                     prop:disabled=busy></textarea>
             </Show>
             <button class="button primary wide" data-testid="connect-button" on:click=on_button

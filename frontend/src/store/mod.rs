@@ -103,6 +103,8 @@ pub struct Store {
     pub transport: RwSignal<String>,
     pub command: RwSignal<String>,
     pub env: RwSignal<String>,
+    pub url: RwSignal<String>,
+    pub headers: RwSignal<String>,
     pub server: RwSignal<Option<ServerInfo>>,
     pub stderr: RwSignal<Vec<String>>,
     pub tools: RwSignal<Vec<Tool>>,
@@ -138,6 +140,8 @@ impl Store {
             transport: RwSignal::new("demo".into()),
             command: RwSignal::new(String::new()),
             env: RwSignal::new(String::new()),
+            url: RwSignal::new(String::new()),
+            headers: RwSignal::new(String::new()),
             server: RwSignal::new(None),
             stderr: RwSignal::new(Vec::new()),
             tools: RwSignal::new(Vec::new()),
@@ -196,20 +200,9 @@ impl Store {
 
     /// Connects to the server described by the connection form.
     pub fn connect(self) {
-        let target = match self.transport.get_untracked().as_str() {
-            "demo" => Target::Demo,
-            _ => {
-                let words = match cmdline::split_command_line(&self.command.get_untracked()) {
-                    Ok(w) => w,
-                    Err(e) => return self.conn.set(ConnState::Error(e.to_string())),
-                };
-                let env = match cmdline::parse_env(&self.env.get_untracked()) {
-                    Ok(env) => env,
-                    Err(e) => return self.conn.set(ConnState::Error(e.to_string())),
-                };
-                let (command, args) = words.split_first().expect("split_command_line never returns nothing");
-                Target::Stdio { command: command.clone(), args: args.to_vec(), env }
-            }
+        let target = match self.target_from_form() {
+            Ok(t) => t,
+            Err(e) => return self.conn.set(ConnState::Error(e)),
         };
         self.client.set_value(new_client());
         self.timeline.set_value(Timeline::new());
@@ -231,6 +224,31 @@ impl Store {
         } else {
             self.conn.set(ConnState::Error("not connected to the relay".into()));
         }
+    }
+
+    /// The server the connection form describes, or what is wrong with the form.
+    fn target_from_form(self) -> Result<Target, String> {
+        let transport = self.transport.get_untracked();
+        if transport == "demo" {
+            return Ok(Target::Demo);
+        }
+        if transport == "stdio" {
+            let words = cmdline::split_command_line(&self.command.get_untracked()).map_err(|e| e.to_string())?;
+            let env = cmdline::parse_env(&self.env.get_untracked()).map_err(|e| e.to_string())?;
+            let (command, args) = words.split_first().expect("split_command_line never returns nothing");
+            return Ok(Target::Stdio { command: command.clone(), args: args.to_vec(), env });
+        }
+        let url = self.url.get_untracked().trim().to_owned();
+        let lower = url.to_ascii_lowercase();
+        if !(lower.starts_with("http://") || lower.starts_with("https://")) {
+            return Err("enter an http:// or https:// URL".into());
+        }
+        let headers = cmdline::parse_headers(&self.headers.get_untracked()).map_err(|e| e.to_string())?;
+        Ok(match transport.as_str() {
+            "http" => Target::Http { url, headers },
+            "sse" => Target::Sse { url, headers },
+            _ => Target::Auto { url, headers },
+        })
     }
 
     pub fn disconnect(self) {
@@ -355,20 +373,40 @@ impl Store {
             return;
         }
         self.preset_applied.set_value(true);
-        self.transport.set(preset.transport().into());
-        if let Target::Stdio { command, args, env } = preset {
-            let mut words = vec![command];
-            words.extend(args);
-            self.command.set(cmdline::join_command_line(&words));
-            self.env.set(cmdline::format_env(&env));
+        self.apply_target(preset);
+    }
+
+    /// Fills the connection form from a target (a preset or a saved server).
+    pub fn apply_target(self, target: Target) {
+        self.transport.set(target.transport().into());
+        match target {
+            Target::Stdio { command, args, env } => {
+                let mut words = vec![command];
+                words.extend(args);
+                self.command.set(cmdline::join_command_line(&words));
+                self.env.set(cmdline::format_env(&env));
+            }
+            Target::Http { url, headers } | Target::Sse { url, headers } | Target::Auto { url, headers } => {
+                self.url.set(url);
+                self.headers.set(cmdline::format_headers(&headers));
+            }
+            Target::Demo => {}
         }
     }
 
     fn on_relay_event(self, event: RelayEvent) {
         match event {
-            RelayEvent::Spawned { .. } => {
+            RelayEvent::Spawned { .. } | RelayEvent::Connected { .. } => {
                 let frame = self.client.try_update_value(|c| c.initialize()).expect("client lives");
                 self.send_frame(frame);
+            }
+            RelayEvent::Note { message } => self.notices.update(|n| n.push(message)),
+            RelayEvent::RequestFailed { id, message } => {
+                if let CallState::Pending { id: pending, .. } = self.call.get_untracked()
+                    && serde_json::to_value(&pending).ok().as_ref() == Some(&id)
+                {
+                    self.fail_pending_call(&message);
+                }
             }
             RelayEvent::Stderr { line, .. } => self.stderr.update(|s| {
                 s.push(line);

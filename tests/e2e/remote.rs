@@ -1,0 +1,100 @@
+//! Remote servers through the relay: `server-everything` on loopback in Streamable HTTP and
+//! legacy SSE modes, auto-detection, custom headers (masked in the timeline), and
+//! `--config`/`--server` from an `mcpServers` file.
+
+use std::time::Duration;
+
+use anyhow::{Result, ensure};
+use tests::{Browser, NodeServer, Playground, eventually};
+
+use crate::flows;
+
+/// Echo and a long-running operation with progress, on whatever server the page is on.
+async fn echo_and_progress(b: &Browser) -> Result<()> {
+    let names = flows::tool_names(b).await?;
+    ensure!(names.iter().any(|n| n == "echo"), "no echo in {names:?}");
+    b.id("confirm-policy").await?.select_by_value("never").await?;
+    ensure!(flows::call_tool(b, "echo", r#"{"message": "over the network"}"#).await? == "ok");
+    ensure!(flows::result_texts(b).await?.iter().any(|t| t.contains("over the network")));
+    flows::assert_call_pair(b).await?;
+    let before = b.all("[data-testid=timeline-row][data-method=\"notifications/progress\"]").await?.len();
+    ensure!(flows::call_tool(b, "trigger-long-running-operation", r#"{"duration": 1, "steps": 3}"#).await? == "ok");
+    let after = b.all("[data-testid=timeline-row][data-method=\"notifications/progress\"]").await?.len();
+    ensure!(after >= before + 2, "progress notifications: {before} then {after}");
+    Ok(())
+}
+
+#[tokio::test]
+async fn streamable_http_with_headers_masked() -> Result<()> {
+    let server = NodeServer::everything("streamableHttp")?;
+    let url = format!("http://127.0.0.1:{}/mcp", server.port);
+    let pg = Playground::start_with(&["--url", &url, "--transport", "http"], &[])?;
+    let b = Browser::start().await?;
+    b.client.goto(&pg.url).await?;
+    ensure!(b.id("connect-transport").await?.prop("value").await?.as_deref() == Some("http"));
+    ensure!(b.id("connect-url").await?.prop("value").await?.as_deref() == Some(url.as_str()));
+    let headers = b.id("connect-headers").await?;
+    b.set_value(&headers, "X-Api-Key: secret-key-123456").await?;
+    flows::connect(&b).await?;
+    echo_and_progress(&b).await?;
+    // The headers were sent, but the timeline never shows their values.
+    let connected = b.css("[data-testid=timeline-row][data-method=connected]").await?;
+    connected.click().await?;
+    let detail = b.id("timeline-detail").await?.text().await?;
+    ensure!(detail.contains("X-Api-Key") && !detail.contains("secret-key-123456"), "header not masked: {detail}");
+    b.screenshot("remote-streamable-http").await?;
+    b.close().await?;
+    Ok(())
+}
+
+#[tokio::test]
+async fn legacy_sse_and_auto_detection() -> Result<()> {
+    let server = NodeServer::everything("sse")?;
+    let url = format!("http://127.0.0.1:{}/sse", server.port);
+    let pg = Playground::start_with(&["--url", &url, "--transport", "sse"], &[])?;
+    let b = Browser::start().await?;
+    b.client.goto(&pg.url).await?;
+    ensure!(b.id("connect-transport").await?.prop("value").await?.as_deref() == Some("sse"));
+    flows::connect(&b).await?;
+    echo_and_progress(&b).await?;
+
+    // The same URL with the transport left to detection falls back to SSE and says so.
+    b.id("connect-button").await?.click().await?;
+    let status = b.id("connection-status").await?;
+    eventually(Duration::from_secs(10), "disconnected", || async {
+        Ok((status.attr("data-state").await?.as_deref() == Some("disconnected")).then_some(()))
+    })
+    .await?;
+    b.id("connect-transport").await?.select_by_value("auto").await?;
+    flows::connect(&b).await?;
+    ensure!(b.id("notices").await?.text().await?.contains("falling back to the legacy HTTP+SSE"));
+    ensure!(flows::call_tool(&b, "echo", r#"{"message": "detected"}"#).await? == "ok");
+    b.close().await?;
+    Ok(())
+}
+
+#[tokio::test]
+async fn config_file_selects_the_named_server() -> Result<()> {
+    let server = NodeServer::everything("streamableHttp")?;
+    let url = format!("http://127.0.0.1:{}/mcp", server.port);
+    let dir = std::env::temp_dir().join(format!("mcp-playground-config-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let file = dir.join("servers.json");
+    std::fs::write(
+        &file,
+        format!(r#"{{"mcpServers": {{"local": {{"command": "node", "args": ["x.js"]}}, "everything": {{"type": "http", "url": "{url}"}}}}}}"#),
+    )?;
+    let pg = Playground::start_with(&["--config", &file.to_string_lossy(), "--server", "everything"], &[])?;
+    let b = Browser::start().await?;
+    b.client.goto(&pg.url).await?;
+    ensure!(b.id("connect-transport").await?.prop("value").await?.as_deref() == Some("http"));
+    ensure!(b.id("connect-url").await?.prop("value").await?.as_deref() == Some(url.as_str()));
+    flows::connect(&b).await?;
+    ensure!(!flows::tool_names(&b).await?.is_empty());
+    b.close().await?;
+    // A name the file does not have: a precise error, and nothing listens.
+    let bad = Playground::start_with(&["--config", &file.to_string_lossy(), "--server", "nope"], &[]);
+    ensure!(bad.is_err(), "an unknown server name was accepted");
+    let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}
