@@ -447,3 +447,6 @@ async fn legacy_post(ctx: Ctx, frame: String) {
         Err(e) => ctx.error(format!("could not POST to the SSE endpoint: {e}")).await,
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,146 @@
+//! The Streamable HTTP upstream against a small server on loopback that answers the ways
+//! real servers do and fail: JSON and SSE bodies, a session id that must come back, the
+//! protocol version header, a stream that breaks off mid-call, 401 and 500 answers.
+
+use std::sync::Mutex;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use serde_json::json;
+
+use super::*;
+
+/// What the test server saw: DELETEs with their session id.
+static DELETED: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+fn header(h: &HeaderMap, name: &str) -> Value {
+    h.get(name).and_then(|v| v.to_str().ok()).map_or(Value::Null, |v| json!(v))
+}
+
+fn sse(events: &[Value]) -> Response {
+    let body: String = events.iter().map(|e| format!("event: message\ndata: {e}\n\n")).collect();
+    ([(CONTENT_TYPE, "text/event-stream")], body).into_response()
+}
+
+async fn mcp(headers: HeaderMap, body: String) -> Response {
+    let msg: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let id = msg["id"].clone();
+    match msg["method"].as_str().unwrap_or("") {
+        "initialize" => (
+            [(SESSION_HEADER, "s-1"), (CONTENT_TYPE.as_str(), "application/json")],
+            json!({"jsonrpc": "2.0", "id": id, "result": {"protocolVersion": "2025-06-18", "capabilities": {}, "serverInfo": {"name": "t", "version": "1"}}}).to_string(),
+        )
+            .into_response(),
+        "echo_headers" => axum::Json(json!({"jsonrpc": "2.0", "id": id, "result": {
+            "session": header(&headers, SESSION_HEADER), "version": header(&headers, VERSION_HEADER), "custom": header(&headers, "x-custom")
+        }}))
+        .into_response(),
+        "streamed" => sse(&[
+            json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1, "progress": 1}}),
+            json!({"jsonrpc": "2.0", "id": id, "result": {"done": true}}),
+        ]),
+        "drop" => sse(&[json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1, "progress": 1}})]),
+        "boom" => (StatusCode::INTERNAL_SERVER_ERROR, "boom").into_response(),
+        "batch" => axum::Json(json!([{"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "a"}},
+                                     {"jsonrpc": "2.0", "id": id, "result": {}}])).into_response(),
+        _ => StatusCode::ACCEPTED.into_response(),
+    }
+}
+
+async fn deleted(headers: HeaderMap) -> StatusCode {
+    DELETED.lock().unwrap().push(header(&headers, SESSION_HEADER).as_str().unwrap_or("").to_owned());
+    StatusCode::NO_CONTENT
+}
+
+async fn unauthorized() -> Response {
+    (StatusCode::UNAUTHORIZED, [(WWW_AUTHENTICATE, r#"Bearer realm="test""#)], Body::empty()).into_response()
+}
+
+async fn serve() -> String {
+    let app = Router::new()
+        .route("/mcp", post(mcp).delete(deleted).get(|| async { StatusCode::METHOD_NOT_ALLOWED }))
+        .route("/auth", post(unauthorized));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    format!("http://{addr}")
+}
+
+const LIMITS: Limits = Limits { max_message_bytes: 1 << 20, max_stderr_line_bytes: 1024 };
+
+async fn next(rx: &mut mpsc::Receiver<UpstreamEvent>) -> String {
+    loop {
+        let ev = tokio::time::timeout(Duration::from_secs(10), rx.recv()).await.expect("an event in time").expect("open");
+        match ev {
+            UpstreamEvent::Frame { frame, .. } => return format!("frame {frame}"),
+            UpstreamEvent::Written { .. } => continue,
+            UpstreamEvent::Relay { event, .. } => return serde_json::to_string(&event).unwrap(),
+            UpstreamEvent::Ended { reason } => return format!("ended {reason}"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn streamable_http_round_trips_and_failures() {
+    let base = serve().await;
+    let (tx, mut rx) = mpsc::channel(64);
+    let headers: BTreeMap<String, String> = [("X-Custom".to_string(), "yes".to_string())].into();
+    let (up, connected) = RemoteUpstream::start(Mode::Http, &format!("{base}/mcp"), &headers, LIMITS, tx).unwrap();
+    assert!(matches!(connected, RelayEvent::Connected { headers, .. } if headers == ["X-Custom: ••••"]));
+
+    up.send(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#.into()).unwrap();
+    assert!(next(&mut rx).await.contains(r#""protocolVersion":"2025-06-18""#));
+    up.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.into()).unwrap();
+    // The session id and the negotiated version come back on every later request.
+    up.send(r#"{"jsonrpc":"2.0","id":2,"method":"echo_headers"}"#.into()).unwrap();
+    let echoed = next(&mut rx).await;
+    assert!(echoed.contains(r#""session":"s-1""#) && echoed.contains(r#""version":"2025-06-18""#) && echoed.contains(r#""custom":"yes""#), "{echoed}");
+
+    up.send(r#"{"jsonrpc":"2.0","id":3,"method":"streamed"}"#.into()).unwrap();
+    assert!(next(&mut rx).await.contains("notifications/progress"));
+    assert!(next(&mut rx).await.contains(r#""done":true"#));
+
+    up.send(r#"{"jsonrpc":"2.0","id":4,"method":"drop"}"#.into()).unwrap();
+    assert!(next(&mut rx).await.contains("notifications/progress"));
+    assert_eq!(next(&mut rx).await, r#"{"kind":"request_failed","id":4,"message":"the server closed the stream before answering"}"#);
+
+    up.send(r#"{"jsonrpc":"2.0","id":5,"method":"boom"}"#.into()).unwrap();
+    assert_eq!(next(&mut rx).await, r#"{"kind":"error","message":"the server answered HTTP 500 Internal Server Error; body: boom"}"#);
+    assert!(next(&mut rx).await.contains(r#""kind":"request_failed","id":5"#));
+
+    up.send(r#"{"jsonrpc":"2.0","id":6,"method":"batch"}"#.into()).unwrap();
+    assert!(next(&mut rx).await.contains("notifications/message"));
+    assert!(next(&mut rx).await.contains(r#""id":6"#));
+
+    up.shutdown().await;
+    assert_eq!(DELETED.lock().unwrap().as_slice(), ["s-1"], "the session was not deleted");
+}
+
+#[tokio::test]
+async fn unauthorized_says_so_with_www_authenticate() {
+    let base = serve().await;
+    let (tx, mut rx) = mpsc::channel(64);
+    let (up, _) = RemoteUpstream::start(Mode::Http, &format!("{base}/auth"), &BTreeMap::new(), LIMITS, tx).unwrap();
+    up.send(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#.into()).unwrap();
+    let e = next(&mut rx).await;
+    assert!(e.contains("HTTP 401") && e.contains(r#"Bearer realm=\"test\""#) && e.contains("Authorization header"), "{e}");
+    up.shutdown().await;
+}
+
+#[tokio::test]
+async fn refuses_bad_urls_headers_and_unreachable_servers() {
+    let (tx, mut rx) = mpsc::channel(64);
+    assert!(RemoteUpstream::start(Mode::Http, "ftp://x/", &BTreeMap::new(), LIMITS, tx.clone()).unwrap_err().contains("only http and https"));
+    assert!(RemoteUpstream::start(Mode::Http, "not a url", &BTreeMap::new(), LIMITS, tx.clone()).is_err());
+    let bad: BTreeMap<String, String> = [("Bad Name".to_string(), "x".to_string())].into();
+    assert!(RemoteUpstream::start(Mode::Http, "http://127.0.0.1:1/", &bad, LIMITS, tx.clone()).unwrap_err().contains("not a valid header name"));
+    // Nothing listens on port 1: a clear error, and the request fails.
+    let (up, _) = RemoteUpstream::start(Mode::Http, "http://127.0.0.1:1/mcp", &BTreeMap::new(), LIMITS, tx).unwrap();
+    up.send(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#.into()).unwrap();
+    assert!(next(&mut rx).await.contains("could not reach http://127.0.0.1:1/mcp"));
+    assert!(next(&mut rx).await.contains("request_failed"));
+    up.shutdown().await;
+}
