@@ -140,7 +140,7 @@ pub fn say(line: &str) {
     eprintln!("figure: {line}");
 }
 
-/// A Node MCP server on a free loopback port (its `listen` is forced to 127.0.0.1 by
+/// A test MCP server (Node or Python) on a free loopback port (its `listen` is forced to 127.0.0.1 by
 /// `tests/servers/loopback.cjs`); killed with its process group on drop.
 pub struct NodeServer {
     child: Child,
@@ -161,13 +161,32 @@ impl NodeServer {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .stdin(Stdio::null());
+        Self::spawn(cmd, port, &format!("server-everything ({mode})"))
+    }
+}
+
+impl NodeServer {
+    /// The Python test server (official `mcp` package) over Streamable HTTP, refusing
+    /// requests without `Authorization: Bearer TOKEN`.
+    pub fn python_with_bearer(token: &str) -> Result<Self> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        let mut cmd = Command::new("python3");
+        cmd.arg(root().join("tests/servers/python/pydantic_tools.py"))
+            .args(["streamable-http", "--port", &port.to_string(), "--require-bearer", token])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .stdin(Stdio::null());
+        Self::spawn(cmd, port, "the Python server")
+    }
+
+    fn spawn(mut cmd: Command, port: u16, what: &str) -> Result<Self> {
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         #[allow(clippy::disallowed_methods, reason = "tests start real servers")]
-        let child = cmd.spawn().context("starting node")?;
+        let child = cmd.spawn().with_context(|| format!("starting {what}"))?;
         let started = std::time::Instant::now();
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            if started.elapsed() > Duration::from_secs(20) {
-                bail!("server-everything ({mode}) did not listen on port {port} within 20 s");
+            if started.elapsed() > Duration::from_secs(30) {
+                bail!("{what} did not listen on port {port} within 30 s");
             }
             std::thread::sleep(Duration::from_millis(50));
         }

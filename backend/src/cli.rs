@@ -75,8 +75,12 @@ mod tests {
         let cli = Cli::try_parse_from(["mcp-playground"]).unwrap();
         assert_eq!((cli.run.host.as_str(), cli.run.port), ("127.0.0.1", 6280));
         assert!(Cli::try_parse_from(["mcp-playground", "--prot", "1"]).is_err());
-        let cli = Cli::try_parse_from(["mcp-playground", "--url", "http://127.0.0.1:1/mcp", "--transport", "sse"]).unwrap();
-        assert_eq!((cli.run.url.as_deref(), cli.run.transport.as_deref()), (Some("http://127.0.0.1:1/mcp"), Some("sse")));
+        let cli =
+            Cli::try_parse_from(["mcp-playground", "--url", "http://127.0.0.1:1/mcp", "--transport", "sse"]).unwrap();
+        assert_eq!(
+            (cli.run.url.as_deref(), cli.run.transport.as_deref()),
+            (Some("http://127.0.0.1:1/mcp"), Some("sse"))
+        );
         let cli = Cli::try_parse_from(["mcp-playground", "--config", "c.json", "--server", "files"]).unwrap();
         assert_eq!(cli.run.server_name.as_deref(), Some("files"));
         assert!(Cli::try_parse_from(["mcp-playground", "--config", "c.json"]).is_err(), "--config needs --server");

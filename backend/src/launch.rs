@@ -77,7 +77,9 @@ fn preset(args: &RunArgs) -> anyhow::Result<Target> {
         });
     }
     Ok(match args.server.split_first() {
-        Some((command, rest)) => Target::Stdio { command: command.clone(), args: rest.to_vec(), env: Default::default() },
+        Some((command, rest)) => {
+            Target::Stdio { command: command.clone(), args: rest.to_vec(), env: Default::default() }
+        }
         None => Target::Demo,
     })
 }

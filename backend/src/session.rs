@@ -224,7 +224,9 @@ impl<Tx: Sink<String> + Unpin> Outbox<'_, Tx> {
                 ServerMsg::Message { direction: Direction::Out, at_ms, size: frame.len(), frame }
             }
             UpstreamEvent::Relay { at_ms, event } => ServerMsg::Event { at_ms, event },
-            UpstreamEvent::Ended { reason } => ServerMsg::Event { at_ms: now_ms(), event: RelayEvent::Closed { reason } },
+            UpstreamEvent::Ended { reason } => {
+                ServerMsg::Event { at_ms: now_ms(), event: RelayEvent::Closed { reason } }
+            }
         };
         self.send(&msg).await;
     }

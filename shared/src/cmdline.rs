@@ -201,7 +201,8 @@ mod tests {
         let h = parse_headers("Authorization: Bearer abc:def\n\nX-Trace:1").unwrap();
         expect![[r#"{"Authorization": "Bearer abc:def", "X-Trace": "1"}"#]].assert_eq(&format!("{h:?}"));
         assert_eq!(parse_headers(&format_headers(&h)).unwrap(), h);
-        expect![[r#"header line 1: expected Name: value, got "no colon""#]].assert_eq(&parse_headers("no colon").unwrap_err().to_string());
+        expect![[r#"header line 1: expected Name: value, got "no colon""#]]
+            .assert_eq(&parse_headers("no colon").unwrap_err().to_string());
         assert!(parse_headers("Bad Name: x").is_err());
     }
 

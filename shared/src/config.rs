@@ -22,12 +22,14 @@ pub enum ConfigError {
 }
 
 fn strings(server: &str, key: &str, v: &Value) -> Result<Vec<String>, ConfigError> {
-    let bad = || ConfigError::Server { server: server.into(), problem: format!("\"{key}\" must be an array of strings") };
+    let bad =
+        || ConfigError::Server { server: server.into(), problem: format!("\"{key}\" must be an array of strings") };
     v.as_array().ok_or_else(bad)?.iter().map(|x| x.as_str().map(str::to_owned).ok_or_else(bad)).collect()
 }
 
 fn string_map(server: &str, key: &str, v: &Value) -> Result<BTreeMap<String, String>, ConfigError> {
-    let bad = |k: &str| ConfigError::Server { server: server.into(), problem: format!("\"{key}\".{k:?} must be a string") };
+    let bad =
+        |k: &str| ConfigError::Server { server: server.into(), problem: format!("\"{key}\".{k:?} must be a string") };
     let obj = v.as_object().ok_or_else(|| ConfigError::Server {
         server: server.into(),
         problem: format!("\"{key}\" must be an object of strings"),
@@ -39,17 +41,24 @@ fn string_map(server: &str, key: &str, v: &Value) -> Result<BTreeMap<String, Str
 pub fn server_target(name: &str, entry: &Value) -> Result<Target, ConfigError> {
     let err = |problem: String| ConfigError::Server { server: name.into(), problem };
     let obj: &Map<String, Value> = entry.as_object().ok_or_else(|| err("must be an object".into()))?;
-    const KNOWN: &[&str] = &["command", "args", "env", "type", "transport", "url", "headers", "cwd", "disabled", "timeout"];
+    const KNOWN: &[&str] =
+        &["command", "args", "env", "type", "transport", "url", "headers", "cwd", "disabled", "timeout"];
     if let Some(k) = obj.keys().find(|k| !KNOWN.contains(&k.as_str())) {
         return Err(err(format!("unknown key {k:?}")));
     }
-    let kind = obj.get("type").or_else(|| obj.get("transport")).map(|t| t.as_str().ok_or_else(|| err("\"type\" must be a string".into()))).transpose()?;
+    let kind = obj
+        .get("type")
+        .or_else(|| obj.get("transport"))
+        .map(|t| t.as_str().ok_or_else(|| err("\"type\" must be a string".into())))
+        .transpose()?;
     if let Some(url) = obj.get("url") {
         let url = url.as_str().ok_or_else(|| err("\"url\" must be a string".into()))?.to_owned();
         let headers = obj.get("headers").map(|h| string_map(name, "headers", h)).transpose()?.unwrap_or_default();
         return match kind {
             None => Ok(Target::Auto { url, headers }),
-            Some("http" | "streamable-http" | "streamableHttp" | "streamable_http") => Ok(Target::Http { url, headers }),
+            Some("http" | "streamable-http" | "streamableHttp" | "streamable_http") => {
+                Ok(Target::Http { url, headers })
+            }
             Some("sse") => Ok(Target::Sse { url, headers }),
             Some(other) => Err(err(format!("\"type\" {other:?} is not http, streamable-http or sse"))),
         };
@@ -96,7 +105,8 @@ mod tests {
     #[test]
     fn reads_every_kind_of_entry() {
         let all = parse(SAMPLE).unwrap();
-        let shown: Vec<String> = all.iter().map(|(n, t)| format!("{n}: {}", serde_json::to_string(t).unwrap())).collect();
+        let shown: Vec<String> =
+            all.iter().map(|(n, t)| format!("{n}: {}", serde_json::to_string(t).unwrap())).collect();
         expect![[r#"
             files: {"transport":"stdio","command":"npx","args":["-y","@modelcontextprotocol/server-filesystem","/tmp"],"env":{"DEBUG":"1"}}
             remote: {"transport":"http","url":"https://example.com/mcp","headers":{"Authorization":"Bearer t"}}

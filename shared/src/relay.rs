@@ -187,8 +187,12 @@ mod tests {
                     headers: [("Authorization".to_string(), "Bearer x".to_string())].into(),
                 },
             },
-            ClientMsg::Connect { target: Target::Sse { url: "http://127.0.0.1:3001/sse".into(), headers: Default::default() } },
-            ClientMsg::Connect { target: Target::Auto { url: "https://example.com/mcp".into(), headers: Default::default() } },
+            ClientMsg::Connect {
+                target: Target::Sse { url: "http://127.0.0.1:3001/sse".into(), headers: Default::default() },
+            },
+            ClientMsg::Connect {
+                target: Target::Auto { url: "https://example.com/mcp".into(), headers: Default::default() },
+            },
         ];
         let out: Vec<String> = msgs.iter().map(json).collect();
         expect![[r#"

@@ -82,7 +82,9 @@ async fn config_file_selects_the_named_server() -> Result<()> {
     let file = dir.join("servers.json");
     std::fs::write(
         &file,
-        format!(r#"{{"mcpServers": {{"local": {{"command": "node", "args": ["x.js"]}}, "everything": {{"type": "http", "url": "{url}"}}}}}}"#),
+        format!(
+            r#"{{"mcpServers": {{"local": {{"command": "node", "args": ["x.js"]}}, "everything": {{"type": "http", "url": "{url}"}}}}}}"#
+        ),
     )?;
     let pg = Playground::start_with(&["--config", &file.to_string_lossy(), "--server", "everything"], &[])?;
     let b = Browser::start().await?;
@@ -96,5 +98,34 @@ async fn config_file_selects_the_named_server() -> Result<()> {
     let bad = Playground::start_with(&["--config", &file.to_string_lossy(), "--server", "nope"], &[]);
     ensure!(bad.is_err(), "an unknown server name was accepted");
     let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}
+
+#[tokio::test]
+async fn python_server_requires_its_bearer_token() -> Result<()> {
+    let server = NodeServer::python_with_bearer("s3cret-token")?;
+    let url = format!("http://127.0.0.1:{}/mcp", server.port);
+    let pg = Playground::start_with(&["--url", &url, "--transport", "http"], &[])?;
+    let b = Browser::start().await?;
+    b.client.goto(&pg.url).await?;
+    // Without the header: refused, and the page says why.
+    b.id("connect-button").await?.click().await?;
+    let status = b.id("connection-status").await?;
+    let state = eventually(Duration::from_secs(20), "a refusal", || async {
+        let s = status.attr("data-state").await?.unwrap_or_default();
+        Ok((s == "error").then_some(s))
+    })
+    .await?;
+    let why = status.text().await?;
+    ensure!(
+        state == "error" && why.contains("401") && why.contains("WWW-Authenticate"),
+        "refusal not explained: {why}"
+    );
+    // With it: connected, tools listed, a tool called.
+    b.set_value(&b.id("connect-headers").await?, "Authorization: Bearer s3cret-token").await?;
+    flows::connect(&b).await?;
+    let names = flows::tool_names(&b).await?;
+    ensure!(names.iter().any(|n| n == "convert_temperature"), "{names:?}");
+    b.close().await?;
     Ok(())
 }

@@ -103,5 +103,14 @@ pub fn ensure_test_servers() -> Result<()> {
         util::run("npm", &["ci", "--no-audit", "--no-fund"], &[], Some(&dir))
             .context("installing the test servers needs Node.js and npm")?;
     }
+    // The Python test server runs on the official `mcp` package, pinned.
+    let pinned = std::fs::read_to_string(dir.join("python/requirements.txt")).unwrap_or_default();
+    let want = pinned.lines().find_map(|l| l.trim().strip_prefix("mcp==")).unwrap_or("").to_owned();
+    let have = output("python3", &["-c", "import importlib.metadata as m, uvicorn; print(m.version('mcp'))"]);
+    if have.as_deref() != Some(want.as_str()) {
+        let reqs = dir.join("python/requirements.txt");
+        util::run("python3", &["-m", "pip", "install", "--quiet", "-r", &reqs.to_string_lossy()], &[], None)
+            .context("installing the Python test server's packages needs pip")?;
+    }
     Ok(())
 }

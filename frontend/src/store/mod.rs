@@ -442,6 +442,8 @@ impl Store {
             RelayEvent::Error { message } => {
                 if self.conn.get_untracked() == ConnState::Connecting {
                     self.conn.set(ConnState::Error(message));
+                    // A remote server that refused us is still a connection at the relay.
+                    self.disconnect();
                 } else {
                     self.notices.update(|n| n.push(message));
                 }

@@ -408,11 +408,39 @@ def main() -> None:
         help="transport to serve on (default: stdio)",
     )
     parser.add_argument("--port", type=int, default=8000, help="port for streamable-http (binds 127.0.0.1)")
+    parser.add_argument(
+        "--require-bearer",
+        metavar="TOKEN",
+        help="streamable-http: refuse requests without 'Authorization: Bearer TOKEN' (401)",
+    )
     args = parser.parse_args()
     if args.transport == "stdio":
         server.run()
-    else:
+    elif args.require_bearer is None:
         server.run("streamable-http", host="127.0.0.1", port=args.port)
+    else:
+        import uvicorn
+
+        app = require_bearer(server.streamable_http_app(), args.require_bearer)
+        uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
+
+
+def require_bearer(app, token: str):
+    """Wraps an ASGI app so that every HTTP request must carry the bearer token."""
+    expected = f"Bearer {token}".encode()
+
+    async def guarded(scope, receive, send):
+        if scope["type"] == "http" and dict(scope.get("headers", [])).get(b"authorization") != expected:
+            await send({
+                "type": "http.response.start",
+                "status": 401,
+                "headers": [(b"www-authenticate", b'Bearer realm="mcp-playground-tests"'), (b"content-type", b"text/plain")],
+            })
+            await send({"type": "http.response.body", "body": b"missing or wrong bearer token"})
+            return
+        await app(scope, receive, send)
+
+    return guarded
 
 
 if __name__ == "__main__":

@@ -44,13 +44,26 @@ pub struct RemoteUpstream {
 
 /// Headers shown to people: names kept, values masked.
 pub fn masked(headers: &BTreeMap<String, String>) -> Vec<String> {
-    headers.iter().map(|(k, v)| format!("{k}: {}", if v.len() <= 4 { "••••".to_owned() } else { format!("{}••••", &v[..v.len().min(7).min(v.find(' ').map_or(0, |i| i + 1))]) })).collect()
+    headers
+        .iter()
+        .map(|(k, v)| {
+            format!(
+                "{k}: {}",
+                if v.len() <= 4 {
+                    "••••".to_owned()
+                } else {
+                    format!("{}••••", &v[..v.len().min(7).min(v.find(' ').map_or(0, |i| i + 1))])
+                }
+            )
+        })
+        .collect()
 }
 
 fn header_map(headers: &BTreeMap<String, String>) -> Result<HeaderMap, String> {
     let mut map = HeaderMap::new();
     for (k, v) in headers {
-        let name = HeaderName::from_bytes(k.trim().as_bytes()).map_err(|_| format!("{k:?} is not a valid header name"))?;
+        let name =
+            HeaderName::from_bytes(k.trim().as_bytes()).map_err(|_| format!("{k:?} is not a valid header name"))?;
         let value = HeaderValue::from_str(v.trim()).map_err(|_| format!("the value of header {k:?} is not valid"))?;
         map.insert(name, value);
     }
@@ -145,7 +158,8 @@ impl RemoteUpstream {
             Mode::Sse => "sse",
             Mode::Auto => "auto",
         };
-        let connected = RelayEvent::Connected { transport: transport.into(), url: parsed.to_string(), headers: masked(headers) };
+        let connected =
+            RelayEvent::Connected { transport: transport.into(), url: parsed.to_string(), headers: masked(headers) };
         Ok((Self { frames, stop, task, max_message_bytes: limits.max_message_bytes }, connected))
     }
 
@@ -334,8 +348,12 @@ async fn read_json(ctx: &Ctx, resp: reqwest::Response, request_id: Option<Value>
         }
         Ok(_) => ctx.frame(text.to_owned()).await,
         Err(e) => {
-            ctx.relay(RelayEvent::InvalidFrame { preview: text.chars().take(300).collect(), size: text.len(), error: e.to_string() })
-                .await;
+            ctx.relay(RelayEvent::InvalidFrame {
+                preview: text.chars().take(300).collect(),
+                size: text.len(),
+                error: e.to_string(),
+            })
+            .await;
             fail_request(ctx, request_id, "the response was not JSON").await;
         }
     }
@@ -347,7 +365,12 @@ async fn read_limited(ctx: &Ctx, resp: reqwest::Response) -> Option<String> {
     while let Some(chunk) = stream.next().await {
         let chunk = chunk.ok()?;
         if body.len() + chunk.len() > ctx.max {
-            ctx.relay(RelayEvent::Oversized { direction: Direction::In, size: body.len() + chunk.len(), limit: ctx.max }).await;
+            ctx.relay(RelayEvent::Oversized {
+                direction: Direction::In,
+                size: body.len() + chunk.len(),
+                limit: ctx.max,
+            })
+            .await;
             return None;
         }
         body.extend_from_slice(&chunk);
@@ -376,7 +399,9 @@ async fn read_stream(ctx: &Ctx, resp: reqwest::Response, request_id: Option<&Val
                     ctx.frame(e.data).await;
                 }
                 Ok(_) => {}
-                Err(t) => ctx.relay(RelayEvent::Oversized { direction: Direction::In, size: t.size, limit: ctx.max }).await,
+                Err(t) => {
+                    ctx.relay(RelayEvent::Oversized { direction: Direction::In, size: t.size, limit: ctx.max }).await
+                }
             }
         }
     }
@@ -421,11 +446,15 @@ async fn legacy_stream(ctx: Ctx) {
                         ctx.state.lock().expect("state lock").endpoint = Some(u);
                         let _ = ctx.endpoint_tx.send(true);
                     }
-                    _ => ctx.error(format!("the server named an endpoint on another origin ({}); refused", e.data)).await,
+                    _ => {
+                        ctx.error(format!("the server named an endpoint on another origin ({}); refused", e.data)).await
+                    }
                 },
                 Ok(e) if e.event == "message" => ctx.frame(e.data).await,
                 Ok(_) => {}
-                Err(t) => ctx.relay(RelayEvent::Oversized { direction: Direction::In, size: t.size, limit: ctx.max }).await,
+                Err(t) => {
+                    ctx.relay(RelayEvent::Oversized { direction: Direction::In, size: t.size, limit: ctx.max }).await
+                }
             }
         }
     }
@@ -440,7 +469,8 @@ async fn legacy_post(ctx: Ctx, frame: String) {
     }
     let Some(endpoint) = ctx.state.lock().expect("state lock").endpoint.clone() else { return };
     let _ = ctx.events.send(UpstreamEvent::Written { at_ms: now_ms(), frame: frame.clone() }).await;
-    let req = ctx.client.post(endpoint).headers(ctx.headers.clone()).header(CONTENT_TYPE, "application/json").body(frame);
+    let req =
+        ctx.client.post(endpoint).headers(ctx.headers.clone()).header(CONTENT_TYPE, "application/json").body(frame);
     match req.send().await {
         Ok(r) if r.status().is_success() => {}
         Ok(r) => ctx.error(describe_status(&r)).await,

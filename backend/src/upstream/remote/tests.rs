@@ -73,7 +73,8 @@ const LIMITS: Limits = Limits { max_message_bytes: 1 << 20, max_stderr_line_byte
 
 async fn next(rx: &mut mpsc::Receiver<UpstreamEvent>) -> String {
     loop {
-        let ev = tokio::time::timeout(Duration::from_secs(10), rx.recv()).await.expect("an event in time").expect("open");
+        let ev =
+            tokio::time::timeout(Duration::from_secs(10), rx.recv()).await.expect("an event in time").expect("open");
         match ev {
             UpstreamEvent::Frame { frame, .. } => return format!("frame {frame}"),
             UpstreamEvent::Written { .. } => continue,
@@ -97,7 +98,12 @@ async fn streamable_http_round_trips_and_failures() {
     // The session id and the negotiated version come back on every later request.
     up.send(r#"{"jsonrpc":"2.0","id":2,"method":"echo_headers"}"#.into()).unwrap();
     let echoed = next(&mut rx).await;
-    assert!(echoed.contains(r#""session":"s-1""#) && echoed.contains(r#""version":"2025-06-18""#) && echoed.contains(r#""custom":"yes""#), "{echoed}");
+    assert!(
+        echoed.contains(r#""session":"s-1""#)
+            && echoed.contains(r#""version":"2025-06-18""#)
+            && echoed.contains(r#""custom":"yes""#),
+        "{echoed}"
+    );
 
     up.send(r#"{"jsonrpc":"2.0","id":3,"method":"streamed"}"#.into()).unwrap();
     assert!(next(&mut rx).await.contains("notifications/progress"));
@@ -105,10 +111,16 @@ async fn streamable_http_round_trips_and_failures() {
 
     up.send(r#"{"jsonrpc":"2.0","id":4,"method":"drop"}"#.into()).unwrap();
     assert!(next(&mut rx).await.contains("notifications/progress"));
-    assert_eq!(next(&mut rx).await, r#"{"kind":"request_failed","id":4,"message":"the server closed the stream before answering"}"#);
+    assert_eq!(
+        next(&mut rx).await,
+        r#"{"kind":"request_failed","id":4,"message":"the server closed the stream before answering"}"#
+    );
 
     up.send(r#"{"jsonrpc":"2.0","id":5,"method":"boom"}"#.into()).unwrap();
-    assert_eq!(next(&mut rx).await, r#"{"kind":"error","message":"the server answered HTTP 500 Internal Server Error; body: boom"}"#);
+    assert_eq!(
+        next(&mut rx).await,
+        r#"{"kind":"error","message":"the server answered HTTP 500 Internal Server Error; body: boom"}"#
+    );
     assert!(next(&mut rx).await.contains(r#""kind":"request_failed","id":5"#));
 
     up.send(r#"{"jsonrpc":"2.0","id":6,"method":"batch"}"#.into()).unwrap();
@@ -126,17 +138,28 @@ async fn unauthorized_says_so_with_www_authenticate() {
     let (up, _) = RemoteUpstream::start(Mode::Http, &format!("{base}/auth"), &BTreeMap::new(), LIMITS, tx).unwrap();
     up.send(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#.into()).unwrap();
     let e = next(&mut rx).await;
-    assert!(e.contains("HTTP 401") && e.contains(r#"Bearer realm=\"test\""#) && e.contains("Authorization header"), "{e}");
+    assert!(
+        e.contains("HTTP 401") && e.contains(r#"Bearer realm=\"test\""#) && e.contains("Authorization header"),
+        "{e}"
+    );
     up.shutdown().await;
 }
 
 #[tokio::test]
 async fn refuses_bad_urls_headers_and_unreachable_servers() {
     let (tx, mut rx) = mpsc::channel(64);
-    assert!(RemoteUpstream::start(Mode::Http, "ftp://x/", &BTreeMap::new(), LIMITS, tx.clone()).unwrap_err().contains("only http and https"));
+    assert!(
+        RemoteUpstream::start(Mode::Http, "ftp://x/", &BTreeMap::new(), LIMITS, tx.clone())
+            .unwrap_err()
+            .contains("only http and https")
+    );
     assert!(RemoteUpstream::start(Mode::Http, "not a url", &BTreeMap::new(), LIMITS, tx.clone()).is_err());
     let bad: BTreeMap<String, String> = [("Bad Name".to_string(), "x".to_string())].into();
-    assert!(RemoteUpstream::start(Mode::Http, "http://127.0.0.1:1/", &bad, LIMITS, tx.clone()).unwrap_err().contains("not a valid header name"));
+    assert!(
+        RemoteUpstream::start(Mode::Http, "http://127.0.0.1:1/", &bad, LIMITS, tx.clone())
+            .unwrap_err()
+            .contains("not a valid header name")
+    );
     // Nothing listens on port 1: a clear error, and the request fails.
     let (up, _) = RemoteUpstream::start(Mode::Http, "http://127.0.0.1:1/mcp", &BTreeMap::new(), LIMITS, tx).unwrap();
     up.send(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#.into()).unwrap();
