@@ -129,3 +129,34 @@ async fn python_server_requires_its_bearer_token() -> Result<()> {
     b.close().await?;
     Ok(())
 }
+
+#[tokio::test]
+async fn imported_servers_are_kept_and_picked() -> Result<()> {
+    let server = NodeServer::everything("streamableHttp")?;
+    let url = format!("http://127.0.0.1:{}/mcp", server.port);
+    let pg = Playground::start(&[])?;
+    let b = Browser::start().await?;
+    b.client.goto(&pg.url).await?;
+    b.id("server-import-toggle").await?.click().await?;
+    let area = b.id("server-import").await?;
+    let bad = r#"{"mcpServers": {"broken": {"url": "http://x", "headers": {"A": 1}}}}"#;
+    b.set_value(&area, bad).await?;
+    b.id("server-import-button").await?.click().await?;
+    let error = b.id("server-import-error").await?.text().await?;
+    ensure!(error.contains("\"broken\"") && error.contains("headers"), "imprecise error: {error}");
+    ensure!(b.id("server-import").await?.prop("value").await?.as_deref() == Some(bad), "bad JSON was lost");
+    let good = format!(
+        r#"{{"mcpServers": {{"everything": {{"type": "streamable-http", "url": "{url}"}}, "files": {{"command": "npx", "args": ["-y", "x"]}}}}}}"#
+    );
+    b.set_value(&b.id("server-import").await?, &good).await?;
+    b.id("server-import-button").await?.click().await?;
+    // Kept across reloads, then picked.
+    b.client.refresh().await?;
+    b.id("saved-servers").await?.select_by_value("everything").await?;
+    ensure!(b.id("connect-transport").await?.prop("value").await?.as_deref() == Some("http"));
+    ensure!(b.id("connect-url").await?.prop("value").await?.as_deref() == Some(url.as_str()));
+    flows::connect(&b).await?;
+    ensure!(!flows::tool_names(&b).await?.is_empty());
+    b.close().await?;
+    Ok(())
+}

@@ -20,6 +20,7 @@ pub fn ConnectionPanel() -> impl IntoView {
     view! {
         <section class="panel connection">
             <h2 class="panel-title">"Server"</h2>
+            <super::saved::SavedServers />
             <label class="field-label" for="transport">"Transport"</label>
             <select id="transport" class="input" data-testid="connect-transport"
                 prop:value=move || store.transport.get()

@@ -10,5 +10,6 @@ pub mod json;
 pub mod notices;
 pub mod relay_banner;
 pub mod result;
+pub mod saved;
 pub mod timeline;
 pub mod tools;

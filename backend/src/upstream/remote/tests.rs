@@ -44,6 +44,7 @@ async fn mcp(headers: HeaderMap, body: String) -> Response {
         ]),
         "drop" => sse(&[json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1, "progress": 1}})]),
         "boom" => (StatusCode::INTERNAL_SERVER_ERROR, "boom").into_response(),
+        "expired" => StatusCode::NOT_FOUND.into_response(),
         "batch" => axum::Json(json!([{"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "a"}},
                                      {"jsonrpc": "2.0", "id": id, "result": {}}])).into_response(),
         _ => StatusCode::ACCEPTED.into_response(),
@@ -122,6 +123,11 @@ async fn streamable_http_round_trips_and_failures() {
         r#"{"kind":"error","message":"the server answered HTTP 500 Internal Server Error; body: boom"}"#
     );
     assert!(next(&mut rx).await.contains(r#""kind":"request_failed","id":5"#));
+
+    up.send(r#"{"jsonrpc":"2.0","id":7,"method":"expired"}"#.into()).unwrap();
+    let gone = next(&mut rx).await;
+    assert!(gone.contains("HTTP 404") && gone.contains("no longer knows this session"), "{gone}");
+    assert!(next(&mut rx).await.contains(r#""kind":"request_failed","id":7"#));
 
     up.send(r#"{"jsonrpc":"2.0","id":6,"method":"batch"}"#.into()).unwrap();
     assert!(next(&mut rx).await.contains("notifications/message"));
