@@ -173,26 +173,23 @@ impl Body {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ItemView {
     Text(TextView),
-    Media {
-        kind: MediaKind,
-        info: MediaInfo,
-        data: String,
-    },
-    Link {
-        uri: String,
-        href: Option<String>,
-        name: String,
-        title: Option<String>,
-        description: Option<String>,
-        mime: Option<String>,
-        size: Option<u64>,
-    },
-    Resource {
-        uri: String,
-        mime: Option<String>,
-        body: Body,
-    },
+    Media { kind: MediaKind, info: MediaInfo, data: String },
+    Link(LinkView),
+    Resource { uri: String, mime: Option<String>, body: Body },
     Unknown(Value),
+}
+
+/// A resource link card.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkView {
+    pub uri: String,
+    /// Only for safe schemes: otherwise the URI is shown as text.
+    pub href: Option<String>,
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub mime: Option<String>,
+    pub size: Option<u64>,
 }
 
 /// A content item with its `data-content-type` and badges.
@@ -226,7 +223,7 @@ impl Item {
             ),
             Content::ResourceLink(r) => (
                 annotations(&r.extra),
-                ItemView::Link {
+                ItemView::Link(LinkView {
                     uri: r.uri.clone(),
                     href: safe_href(&r.uri),
                     name: r.name.clone(),
@@ -234,7 +231,7 @@ impl Item {
                     description: r.description.clone(),
                     mime: r.mime_type.clone(),
                     size: r.size,
-                },
+                }),
             ),
             Content::Resource(r) => (
                 annotations(&r.extra),

@@ -13,7 +13,7 @@ fn describe(item: &Item) -> String {
         ItemView::Media { kind, info, .. } => {
             format!("{kind:?} {} {} bytes notice={:?}", info.mime, info.bytes, info.notice)
         }
-        ItemView::Link { uri, href, name, .. } => format!("link {name:?} {uri} href={href:?}"),
+        ItemView::Link(l) => format!("link {:?} {} href={:?}", l.name, l.uri, l.href),
         ItemView::Resource { uri, body, .. } => format!(
             "resource {uri} {}",
             match body {

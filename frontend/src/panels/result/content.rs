@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 use shared::render::media::MediaKind;
-use shared::render::{Body, Item, ItemView, file_name};
+use shared::render::{Body, Item, ItemView, LinkView, file_name};
 
 use super::json_tree::JsonTree;
 use super::media::{AudioView, ImageView};
@@ -19,9 +19,7 @@ pub fn ContentItem(item: Item) -> impl IntoView {
         ItemView::Text(t) => view! { <TextBlock text=t name="text.txt".to_owned() /> }.into_any(),
         ItemView::Media { kind: MediaKind::Image, info, data } => view! { <ImageView info data name="image".to_owned() /> }.into_any(),
         ItemView::Media { kind: MediaKind::Audio, info, data } => view! { <AudioView info data name="audio".to_owned() /> }.into_any(),
-        ItemView::Link { uri, href, name, title, description, mime, size } => {
-            view! { <LinkCard uri href name title description mime size /> }.into_any()
-        }
+        ItemView::Link(link) => view! { <LinkCard link /> }.into_any(),
         ItemView::Resource { uri, mime, body } => view! {
             <div class="resource-card">
                 <div class="resource-meta"><span class="mono small">{uri.clone()}</span> <span class="muted small">{mime}</span></div>
@@ -74,16 +72,9 @@ pub fn BodyView(body: Body, uri: String) -> impl IntoView {
 }
 
 #[component]
-fn LinkCard(
-    uri: String,
-    href: Option<String>,
-    name: String,
-    title: Option<String>,
-    description: Option<String>,
-    mime: Option<String>,
-    size: Option<u64>,
-) -> impl IntoView {
+fn LinkCard(link: LinkView) -> impl IntoView {
     let store = expect_context::<Store>();
+    let LinkView { uri, href, name, title, description, mime, size } = link;
     let shown = title.clone().unwrap_or_else(|| name.clone());
     let uri_view = match href {
         Some(h) => {
