@@ -65,6 +65,8 @@ impl Browser {
                 ]
             }),
         );
+        // With several TLS backends in one build, rustls needs to be told which to use.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let client = ClientBuilder::rustls()?
             .capabilities(caps)
             .connect(&format!("http://127.0.0.1:{port}"))

@@ -15,6 +15,8 @@ fn main() -> anyhow::Result<()> {
                 .unwrap_or_else(|_| if demo { "warn".into() } else { "info,tower_http=warn".into() }),
         )
         .init();
+    // One TLS crypto backend for every HTTPS client in the process (remote servers).
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     match cli.command {
         Some(Sub::DemoServer) => runtime.block_on(backend::demo::run_stdio()),

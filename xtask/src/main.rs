@@ -47,6 +47,10 @@ fn run(args: &[String]) -> Result<()> {
     page::build()?;
     let passthrough: Vec<&str> = args.iter().map(String::as_str).skip_while(|a| *a == "--").collect();
     let mut cmd = vec!["run", "--release", "--quiet", "-p", "mcp-playground", "--"];
+    // `cargo xtask run -- npx server` means a server command: the binary wants it after `--`.
+    if passthrough.first().is_some_and(|a| !a.starts_with('-')) {
+        cmd.push("--");
+    }
     cmd.extend(passthrough);
     util::cargo(&cmd)
 }
