@@ -9,8 +9,29 @@ use crate::tools::path_with_tools;
 use crate::util::{self, root, say};
 
 pub fn build() -> Result<()> {
+    if up_to_date() {
+        say("the page in dist/ is newer than its sources; not rebuilt");
+        return Ok(());
+    }
     util::run("trunk", &["build", "--release"], &[("PATH", &path_with_tools())], None)?;
     compress()
+}
+
+/// Whether dist/ was built after every source of the page last changed.
+fn up_to_date() -> bool {
+    fn newest(path: &std::path::Path) -> Option<std::time::SystemTime> {
+        let meta = std::fs::metadata(path).ok()?;
+        if meta.is_file() {
+            return meta.modified().ok();
+        }
+        std::fs::read_dir(path).ok()?.flatten().filter_map(|e| newest(&e.path())).max()
+    }
+    let root = root();
+    let built = root.join("dist/index.html.br");
+    let Some(built) = std::fs::metadata(&built).and_then(|m| m.modified()).ok() else { return false };
+    let sources =
+        ["frontend", "shared/src", "shared/Cargo.toml", "index.html", "Trunk.toml", "Cargo.lock", "Cargo.toml"];
+    sources.iter().filter_map(|s| newest(&root.join(s))).all(|t| t < built)
 }
 
 fn compress() -> Result<()> {
