@@ -12,6 +12,8 @@ use crate::store::{RowView, Store};
 const ROW_H: f64 = 28.0;
 /// Rows drawn beyond the visible ones, above and below.
 const OVERSCAN: usize = 20;
+/// Server log lines drawn at once (the newest).
+const LOG_LINES_SHOWN: usize = 200;
 /// Up to this many rows, every row is in the page (tests and find-in-page see them all).
 const ALL_ROWS_UP_TO: usize = 2000;
 
@@ -182,7 +184,8 @@ pub fn LogPanel() -> impl IntoView {
                     <button class="button small ghost" on:click=move |_| store.calls.logs.set(Vec::new())>"Clear"</button>
                 </div>
                 <div class="log-lines mono" data-testid="log-view">
-                    <For each=move || store.calls.logs.get() key=|l| l.seq let:line>
+                    // The newest lines; the full log stays in the store (and the timeline).
+                    <For each=move || store.calls.logs.with(|l| l[l.len().saturating_sub(LOG_LINES_SHOWN)..].to_vec()) key=|l| l.seq let:line>
                         <div class="log-line" data-testid="log-line" data-level=line.level.clone()>
                             <span class=format!("level level-{}", line.level)>{line.level.clone()}</span>
                             {line.logger.map(|l| view! { <span class="muted">{format!("[{l}]")}</span> })}

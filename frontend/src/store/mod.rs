@@ -410,7 +410,8 @@ impl Store {
             }
             RelayEvent::Stderr { line, .. } => self.stderr.update(|s| {
                 s.push(line);
-                if s.len() > MAX_STDERR_LINES {
+                // Trimmed in bulk, so a chatty server costs O(1) per line.
+                if s.len() > 2 * MAX_STDERR_LINES {
                     s.drain(..s.len() - MAX_STDERR_LINES);
                 }
             }),
