@@ -22,9 +22,21 @@ fn tool(env: &str, default: &str) -> Result<String> {
     Ok(path)
 }
 
+/// chromedriver and the Chromium it starts (one process group), ended on drop: also when
+/// a test fails before its browser session exists.
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let pgid = nix::unistd::Pid::from_raw(self.0.id() as i32);
+        let _ = nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL);
+        let _ = self.0.wait();
+    }
+}
+
 /// A browser session; chromedriver and the profile folder go away on drop.
 pub struct Browser {
-    driver: Child,
+    _driver: Driver,
     profile: PathBuf,
     pub client: Client,
 }
@@ -39,8 +51,8 @@ impl Browser {
         // Its own process group, so that Chromium goes down with it even if a test fails.
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         #[allow(clippy::disallowed_methods, reason = "tests start chromedriver")]
-        let mut driver = cmd.spawn().context("starting chromedriver")?;
-        let stdout = driver.stdout.take().expect("piped");
+        let mut driver = Driver(cmd.spawn().context("starting chromedriver")?);
+        let stdout = driver.0.stdout.take().expect("piped");
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines().map_while(Result::ok) {
@@ -72,7 +84,7 @@ impl Browser {
             .connect(&format!("http://127.0.0.1:{port}"))
             .await
             .context("opening a Chromium session")?;
-        Ok(Self { driver, profile, client })
+        Ok(Self { _driver: driver, profile, client })
     }
 
     /// The element with this test id, once it exists.
@@ -126,10 +138,6 @@ impl Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        // On a failed test this ends chromedriver and the Chromium it started.
-        let pgid = nix::unistd::Pid::from_raw(self.driver.id() as i32);
-        let _ = nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL);
-        let _ = self.driver.wait();
         let _ = std::fs::remove_dir_all(&self.profile);
     }
 }
