@@ -12,10 +12,6 @@ use shared::mcp::Tool;
 
 const STORAGE_PREFIX: &str = "mcp-playground.args.v1";
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok()?
-}
-
 /// Everything about the arguments being edited.
 #[derive(Clone, Copy)]
 pub struct ArgsState {
@@ -86,7 +82,7 @@ impl ArgsState {
             }
         }
         let key = format!("{STORAGE_PREFIX}.{server}.{}", tool.name);
-        let saved = storage()
+        let saved = crate::storage::local()
             .and_then(|s| s.get_item(&key).ok().flatten())
             .and_then(|t| serde_json::from_str::<Value>(&t).ok())
             .filter(Value::is_object);
@@ -170,7 +166,7 @@ impl ArgsState {
 
     /// Remembers the arguments just sent, for the next time this tool is selected.
     pub fn remember(self, arguments: &Value) {
-        if let (Some(key), Some(s)) = (self.storage_key.get_value(), storage()) {
+        if let (Some(key), Some(s)) = (self.storage_key.get_value(), crate::storage::local()) {
             let _ = s.set_item(&key, &arguments.to_string());
         }
     }

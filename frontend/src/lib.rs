@@ -6,6 +6,7 @@ use leptos::prelude::*;
 mod args;
 mod download;
 mod panels;
+mod storage;
 pub mod store;
 mod theme;
 mod ws;

@@ -8,13 +8,9 @@ fn root() -> Option<web_sys::Element> {
     web_sys::window()?.document()?.document_element()
 }
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok()?
-}
-
 /// Applies the remembered theme, if any.
 pub fn init() {
-    if let (Some(root), Some(theme)) = (root(), storage().and_then(|s| s.get_item(KEY).ok().flatten())) {
+    if let (Some(root), Some(theme)) = (root(), crate::storage::local().and_then(|s| s.get_item(KEY).ok().flatten())) {
         let _ = root.set_attribute("data-theme", &theme);
     }
 }
@@ -38,7 +34,7 @@ pub fn ThemeToggle() -> impl IntoView {
         if let Some(root) = root() {
             let _ = root.set_attribute("data-theme", next);
         }
-        if let Some(s) = storage() {
+        if let Some(s) = crate::storage::local() {
             let _ = s.set_item(KEY, next);
         }
         dark.set(next == "dark");

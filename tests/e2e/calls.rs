@@ -10,13 +10,7 @@ use tests::{Browser, Playground, eventually, server_everything};
 use crate::flows;
 
 async fn select(b: &Browser, tool: &str, args: &str) -> Result<()> {
-    b.css(&format!("[data-testid=tool-item][data-tool-name=\"{tool}\"]")).await?.click().await?;
-    b.css(&format!("[data-testid=tool-detail][data-tool-name=\"{tool}\"]")).await?;
-    if b.all("[data-testid=raw-args-editor]").await?.is_empty() {
-        b.id("raw-args-toggle").await?.click().await?;
-    }
-    let editor = b.id("raw-args-editor").await?;
-    b.set_value(&editor, args).await
+    flows::select_with_args(b, tool, args).await
 }
 
 async fn call_requests(b: &Browser) -> Result<usize> {

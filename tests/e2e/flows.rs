@@ -34,14 +34,7 @@ pub async fn tool_names(b: &Browser) -> Result<Vec<String>> {
 /// Selects a tool, types raw JSON arguments, calls it and waits for a finished state.
 /// Returns the result pane's `data-state`.
 pub async fn call_tool(b: &Browser, tool: &str, args: &str) -> Result<String> {
-    b.css(&format!("[data-testid=tool-item][data-tool-name=\"{tool}\"]")).await?.click().await?;
-    b.css(&format!("[data-testid=tool-detail][data-tool-name=\"{tool}\"]")).await?;
-    // Raw JSON: the form's own toggle switches to it.
-    if b.all("[data-testid=raw-args-editor]").await?.is_empty() {
-        b.id("raw-args-toggle").await?.click().await?;
-    }
-    let editor = b.id("raw-args-editor").await?;
-    b.set_value(&editor, args).await?;
+    select_with_args(b, tool, args).await?;
     b.id("call-button").await?.click().await?;
     accept_if_asked(b).await?;
     eventually(Duration::from_secs(30), "the call to finish", || async {
@@ -50,6 +43,17 @@ pub async fn call_tool(b: &Browser, tool: &str, args: &str) -> Result<String> {
         Ok((!state.is_empty() && state != "pending").then_some(state))
     })
     .await
+}
+
+/// Selects a tool and types raw JSON arguments (switching the form to its JSON editor).
+pub async fn select_with_args(b: &Browser, tool: &str, args: &str) -> Result<()> {
+    b.css(&format!("[data-testid=tool-item][data-tool-name=\"{tool}\"]")).await?.click().await?;
+    b.css(&format!("[data-testid=tool-detail][data-tool-name=\"{tool}\"]")).await?;
+    if b.all("[data-testid=raw-args-editor]").await?.is_empty() {
+        b.id("raw-args-toggle").await?.click().await?;
+    }
+    let editor = b.id("raw-args-editor").await?;
+    b.set_value(&editor, args).await
 }
 
 /// Accepts the confirmation dialog when the policy opened it (tools not marked read-only).

@@ -9,19 +9,15 @@ use crate::store::{ConnState, Store};
 
 const KEY: &str = "mcp-playground.servers.v1";
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok()?
-}
-
 fn load() -> Vec<(String, Target)> {
-    storage()
+    crate::storage::local()
         .and_then(|s| s.get_item(KEY).ok().flatten())
         .and_then(|t| serde_json::from_str::<Vec<(String, Target)>>(&t).ok())
         .unwrap_or_default()
 }
 
 fn save(list: &[(String, Target)]) {
-    if let (Some(s), Ok(text)) = (storage(), serde_json::to_string(list)) {
+    if let (Some(s), Ok(text)) = (crate::storage::local(), serde_json::to_string(list)) {
         let _ = s.set_item(KEY, &text);
     }
 }

@@ -17,10 +17,6 @@ const TIMEOUT_KEY: &str = "mcp-playground.call-timeout-s";
 /// Log lines kept.
 const MAX_LOG_LINES: usize = 2000;
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok()?
-}
-
 fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
 }
@@ -111,7 +107,7 @@ pub struct CallsState {
 
 impl CallsState {
     pub fn new() -> Self {
-        let read = |key: &str| storage().and_then(|s| s.get_item(key).ok().flatten());
+        let read = |key: &str| crate::storage::local().and_then(|s| s.get_item(key).ok().flatten());
         let policy = read(POLICY_KEY).and_then(|p| ConfirmPolicy::parse(&p)).unwrap_or_default();
         let timeout = read(TIMEOUT_KEY).and_then(|t| t.parse::<f64>().ok()).filter(|t| *t > 0.0).unwrap_or(60.0);
         Self {
@@ -127,7 +123,7 @@ impl CallsState {
 
     pub fn set_policy(self, policy: ConfirmPolicy) {
         self.policy.set(policy);
-        if let Some(s) = storage() {
+        if let Some(s) = crate::storage::local() {
             let _ = s.set_item(POLICY_KEY, policy.as_str());
         }
     }
@@ -135,7 +131,7 @@ impl CallsState {
     pub fn set_timeout(self, seconds: f64) {
         if seconds.is_finite() && seconds > 0.0 {
             self.timeout_s.set(seconds);
-            if let Some(s) = storage() {
+            if let Some(s) = crate::storage::local() {
                 let _ = s.set_item(TIMEOUT_KEY, &seconds.to_string());
             }
         }
