@@ -43,6 +43,12 @@ pub struct Browser {
 
 impl Browser {
     pub async fn start() -> Result<Self> {
+        Self::start_with(&[], false).await
+    }
+
+    /// A browser with extra Chromium flags; with `eager_goto`, `goto` returns as soon as
+    /// navigation starts (page load strategy `none`), so a caller can time the load itself.
+    pub async fn start_with(extra_args: &[&str], eager_goto: bool) -> Result<Self> {
         let chromium = tool("CHROME_BIN", "/usr/bin/chromium")?;
         let chromedriver = tool("CHROMEDRIVER", "/usr/bin/chromedriver")?;
         let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
@@ -65,18 +71,25 @@ impl Browser {
 
         let profile = std::env::temp_dir().join(format!("mcp-playground-e2e-{}-{port}", std::process::id()));
         let mut caps = serde_json::Map::new();
-        caps.insert(
-            "goog:chromeOptions".into(),
-            json!({
-                "binary": chromium,
-                "args": [
-                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                    "--disable-dev-shm-usage", "--window-size=1440,900", "--autoplay-policy=no-user-gesture-required",
-                    format!("--user-data-dir={}", profile.display()),
-                ]
-            }),
-        );
+        let mut args = vec![
+            "--headless=new".to_owned(),
+            "--no-sandbox".into(),
+            "--disable-gpu".into(),
+            "--disable-quic".into(),
+            "--no-first-run".into(),
+            "--disable-background-networking".into(),
+            "--disable-component-update".into(),
+            "--disable-sync".into(),
+            "--disable-dev-shm-usage".into(),
+            "--window-size=1440,900".into(),
+            "--autoplay-policy=no-user-gesture-required".into(),
+            format!("--user-data-dir={}", profile.display()),
+        ];
+        args.extend(extra_args.iter().map(|a| a.to_string()));
+        caps.insert("goog:chromeOptions".into(), json!({"binary": chromium, "args": args}));
+        if eager_goto {
+            caps.insert("pageLoadStrategy".into(), json!("none"));
+        }
         // With several TLS backends in one build, rustls needs to be told which to use.
         let _ = rustls::crypto::ring::default_provider().install_default();
         let client = ClientBuilder::rustls()?

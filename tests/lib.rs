@@ -5,6 +5,7 @@
 
 pub mod browser;
 pub mod procs;
+pub mod relay;
 
 pub use browser::Browser;
 

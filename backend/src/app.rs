@@ -12,6 +12,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use futures_util::{SinkExt, StreamExt, future};
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
@@ -100,6 +101,17 @@ async fn serve_socket(socket: WebSocket, state: AppState) {
     tracing::info!("session closed");
 }
 
+/// Every accepted socket sends small writes at once. Without `TCP_NODELAY`, Nagle's
+/// algorithm holds the second of two small WebSocket messages (the echo of a request, then
+/// its answer) until the browser's delayed acknowledgement: about 40 ms on every call.
+pub fn no_delay(listener: TcpListener) -> impl axum::serve::Listener<Addr = std::net::SocketAddr> {
+    listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::warn!(%e, "cannot set TCP_NODELAY on an accepted socket");
+        }
+    })
+}
+
 /// Serves until `shutdown` resolves, then tells every session to end and waits (briefly)
 /// for their servers to be gone.
 pub async fn serve(
@@ -110,7 +122,7 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let sessions = state.sessions.clone();
     let app = router(state);
-    axum::serve(listener, app)
+    axum::serve(no_delay(listener), app)
         .with_graceful_shutdown(async move {
             shutdown.await;
             let _ = stop.send(true);

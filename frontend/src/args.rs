@@ -1,5 +1,5 @@
 //! The arguments of the selected tool: the JSON value the form edits, the raw JSON text,
-//! validation against the tool's `inputSchema` (with the `jsonschema` crate, in the
+//! validation against the tool's `inputSchema` (`shared::form::Checker`, in the
 //! browser), and the last arguments per server and tool in browser storage.
 
 use std::collections::HashMap;
@@ -28,6 +28,9 @@ pub struct ArgsState {
     /// The variant a person picked, per `oneOf`/`anyOf` path.
     pub variants: RwSignal<HashMap<String, usize>>,
     pub violations: Memo<Vec<Violation>>,
+    /// Text a field could not turn into the value its schema asks for (an integer beyond
+    /// 64 bits), by path: shown in place of what validation says there.
+    refused: RwSignal<Vec<Violation>>,
     checker: StoredValue<Option<Checker>, LocalStorage>,
     /// Bumped when a new schema is loaded, so validation runs again.
     generation: RwSignal<u64>,
@@ -41,14 +44,22 @@ impl ArgsState {
         let raw_text = RwSignal::new(String::new());
         let generation = RwSignal::new(0u64);
         let checker: StoredValue<Option<Checker>, LocalStorage> = StoredValue::new_local(None);
+        let refused = RwSignal::new(Vec::<Violation>::new());
         let violations = Memo::new(move |_| {
             generation.track();
             let candidate =
                 if raw_mode.get() { serde_json::from_str::<Value>(&raw_text.get()).ok() } else { Some(value.get()) };
-            match candidate {
+            let mut found = match candidate {
                 Some(v) => checker.with_value(|c| c.as_ref().map(|c| c.check(&v)).unwrap_or_default()),
                 None => Vec::new(),
+            };
+            if !raw_mode.get() {
+                refused.with(|r| {
+                    found.retain(|v| !r.iter().any(|x| x.path == v.path));
+                    found.extend(r.iter().cloned());
+                });
             }
+            found
         });
         Self {
             schema: RwSignal::new(Arc::new(Value::Null)),
@@ -60,6 +71,7 @@ impl ArgsState {
             schema_error: RwSignal::new(None),
             variants: RwSignal::new(HashMap::new()),
             violations,
+            refused,
             checker,
             generation,
             storage_key: StoredValue::new(None),
@@ -91,6 +103,7 @@ impl ArgsState {
         self.variants.set(HashMap::new());
         self.raw_mode.set(false);
         self.raw_error.set(None);
+        self.refused.set(Vec::new());
         self.value.set(start);
         self.schema.set(Arc::new(schema));
         self.field.set(Some(Arc::new(field)));
@@ -103,6 +116,7 @@ impl ArgsState {
         let start = form::initial(&field, &self.schema.get_untracked());
         self.variants.set(HashMap::new());
         self.raw_error.set(None);
+        self.refused.set(Vec::new());
         if self.raw_mode.get_untracked() {
             self.raw_text.set(pretty(&start));
         }
@@ -124,7 +138,26 @@ impl ArgsState {
         });
     }
 
+    /// Sets a number field from its text: the number as typed, or the text itself with the
+    /// reason it cannot be sent (validation then holds the call back).
+    pub fn set_number(self, path: &str, text: &str, integer: bool) {
+        let (value, refusal) = match form::number::parse(text, integer) {
+            form::number::Typed::Number(v) => (v, None),
+            form::number::Typed::NotANumber => (Value::String(text.to_owned()), None),
+            form::number::Typed::Refused(why) => (Value::String(text.to_owned()), Some(why)),
+        };
+        self.refused.update(|r| {
+            r.retain(|v| v.path != path);
+            if let Some(message) = refusal {
+                r.push(Violation { path: path.to_owned(), message });
+            }
+        });
+        self.set(path, value);
+    }
+
     pub fn remove(self, path: &str) {
+        // Paths after a removed item shift: what was refused there no longer applies.
+        self.refused.set(Vec::new());
         self.value.update(|root| {
             pointer::remove(root, path);
         });
@@ -137,6 +170,7 @@ impl ArgsState {
             match serde_json::from_str::<Value>(&self.raw_text.get_untracked()) {
                 Ok(v @ Value::Object(_)) => {
                     self.raw_error.set(None);
+                    self.refused.set(Vec::new());
                     self.variants.set(HashMap::new());
                     self.value.set(v);
                     self.raw_mode.set(false);

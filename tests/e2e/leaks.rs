@@ -75,7 +75,7 @@ async fn stopping_the_relay_ends_its_servers() -> Result<()> {
 
     let pg = Playground::start(&[])?;
     let url = format!("ws://{}/api/ws?token={}", pg.authority(), pg.token);
-    let (mut ws, _) = tokio_tungstenite::connect_async(url).await?;
+    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(url, None, true).await?;
     // A server that ignores both its stdin closing and SIGTERM: only a kill ends it.
     let stubborn = r#"{"type":"connect","target":{"transport":"stdio","command":"sh","args":["-c","trap '' TERM; sleep 300 & wait"]}}"#;
     ws.send(Message::text(stubborn)).await?;

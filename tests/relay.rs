@@ -1,0 +1,134 @@
+//! A client of the relay's WebSocket that speaks exactly the page's protocol (`ClientMsg`
+//! out, `ServerMsg` in), for tests and benchmarks that sit where the user sits: outside
+//! the relay, on a real loopback socket with `TCP_NODELAY`, as browsers set it.
+
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use crate::Playground;
+
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// The sending half: MCP frames and relay commands.
+pub struct RelayTx(SplitSink<Ws, Message>);
+
+/// The receiving half: what the relay forwards from the server.
+pub struct RelayRx(SplitStream<Ws>);
+
+/// Opens `/api/ws` with the relay's token and reads its `hello`.
+pub async fn open(pg: &Playground) -> Result<(RelayTx, RelayRx)> {
+    let url = format!("ws://{}/api/ws?token={}", pg.authority(), pg.token);
+    open_url(&url).await
+}
+
+/// Opens a relay socket at `url` (which carries the token) and reads its `hello`.
+pub async fn open_url(url: &str) -> Result<(RelayTx, RelayRx)> {
+    // The last argument disables Nagle's algorithm on the client's socket.
+    let (ws, _) = tokio_tungstenite::connect_async_with_config(url, None, true).await?;
+    let (tx, rx) = ws.split();
+    let mut rx = RelayRx(rx);
+    let hello = rx.next_msg().await?;
+    if hello["type"] != "hello" {
+        bail!("the relay's first message is not hello: {hello}");
+    }
+    Ok((RelayTx(tx), rx))
+}
+
+impl RelayTx {
+    /// Sends one relay command (`{"type": "connect", …}` and the like).
+    pub async fn command(&mut self, msg: &Value) -> Result<()> {
+        self.0.send(Message::text(msg.to_string())).await.context("the relay socket closed")
+    }
+
+    /// Forwards one MCP frame to the server.
+    pub async fn frame(&mut self, frame: &str) -> Result<()> {
+        self.command(&json!({"type": "send", "frame": frame})).await
+    }
+}
+
+impl RelayRx {
+    /// The next relay message, parsed.
+    pub async fn next_msg(&mut self) -> Result<Value> {
+        loop {
+            match self.0.next().await {
+                Some(Ok(Message::Text(t))) => return Ok(serde_json::from_str(&t)?),
+                Some(Ok(Message::Close(_))) | None => bail!("the relay closed the socket"),
+                Some(Ok(_)) => continue,
+                Some(Err(e)) => return Err(e.into()),
+            }
+        }
+    }
+
+    /// The next MCP frame the server sent (relay events and echoes of our own frames are
+    /// skipped; an error event or a closed upstream fails).
+    pub async fn next_in(&mut self) -> Result<Value> {
+        loop {
+            let msg = self.next_msg().await?;
+            match msg["type"].as_str() {
+                Some("message") if msg["direction"] == "in" => {
+                    let frame = msg["frame"].as_str().context("a message without a frame")?;
+                    return Ok(serde_json::from_str(frame)?);
+                }
+                Some("event") if matches!(msg["event"]["kind"].as_str(), Some("error" | "closed" | "exited")) => {
+                    bail!("the relay reported {}", msg["event"])
+                }
+                _ => continue,
+            }
+        }
+    }
+
+    /// Waits for the answer to request `id`, skipping notifications and other answers.
+    pub async fn answer(&mut self, id: u64) -> Result<Value> {
+        loop {
+            let frame = self.next_in().await?;
+            if frame.get("id").and_then(Value::as_u64) == Some(id) && frame.get("method").is_none() {
+                return Ok(frame);
+            }
+        }
+    }
+}
+
+/// A connected MCP session through the relay: a small sequential client.
+pub struct Session {
+    pub tx: RelayTx,
+    pub rx: RelayRx,
+    next_id: u64,
+}
+
+impl Session {
+    /// Connects the relay to `target` (a `Target` in the page's JSON) and initializes.
+    pub async fn start(pg: &Playground, target: Value) -> Result<Self> {
+        let (mut tx, rx) = open(pg).await?;
+        tx.command(&json!({"type": "connect", "target": target})).await?;
+        let mut s = Self { tx, rx, next_id: 0 };
+        let init = json!({
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "relay-test-client", "version": "1"}
+        });
+        let answer = tokio::time::timeout(Duration::from_secs(30), s.request("initialize", init))
+            .await
+            .context("no answer to initialize within 30 s")??;
+        if answer.get("result").is_none() {
+            bail!("initialize failed: {answer}");
+        }
+        s.tx.frame(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).await?;
+        Ok(s)
+    }
+
+    /// Sends a request and waits for its answer (the whole JSON-RPC response).
+    pub async fn request(&mut self, method: &str, params: Value) -> Result<Value> {
+        self.next_id += 1;
+        let id = self.next_id;
+        let frame = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        self.tx.frame(&frame.to_string()).await?;
+        self.rx.answer(id).await
+    }
+}
