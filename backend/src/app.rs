@@ -27,7 +27,7 @@ use crate::session::{self, SessionConfig};
 pub struct AppState {
     pub guard: Arc<Guard>,
     pub session: Arc<SessionConfig>,
-    /// The built page (Trunk's `dist/`).
+    /// The built page (`dist/`, from `cargo xtask page`).
     pub assets: PathBuf,
     /// Free session slots; a socket holds one while it lives.
     pub sessions: Arc<Semaphore>,

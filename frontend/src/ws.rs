@@ -56,7 +56,7 @@ impl RelaySocket {
 
         handlers.push(Closure::new(move |e: web_sys::Event| {
             let Some(text) = e.dyn_ref::<MessageEvent>().and_then(|m| m.data().as_string()) else { return };
-            match serde_json::from_str::<ServerMsg>(&text) {
+            match ServerMsg::read(&text) {
                 Ok(msg) => on_message(msg),
                 Err(err) => web_sys::console::error_1(&format!("unreadable relay message: {err}").into()),
             }

@@ -13,6 +13,7 @@ pub mod jsonrpc;
 pub mod mcp;
 pub mod relay;
 pub mod render;
+pub mod schema;
 pub mod timeline;
 
 /// The MCP protocol revision the page asks for in `initialize`.

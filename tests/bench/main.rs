@@ -125,7 +125,12 @@ async fn run(plan: &Plan) -> Result<Table> {
     table.push(Row::calls("calls/s, 32 in flight", pick(d, &rate), pick(r, &rate), pick(n, &rate)));
     let added = |i: usize| p50(i) - p50(0);
     table.push(Row::plain("p50 added over direct, ms", None, pick(r, &added), pick(n, &added)));
-    table.push(Row::plain("resident memory, MiB", None, memory.get(1).copied().flatten(), memory.get(2).copied().flatten()));
+    table.push(Row::plain(
+        "resident memory, MiB",
+        None,
+        memory.get(1).copied().flatten(),
+        memory.get(2).copied().flatten(),
+    ));
     drop(paths);
 
     // The pages, in Chromium.
@@ -142,9 +147,7 @@ async fn run(plan: &Plan) -> Result<Table> {
     };
     table.section(&format!("the page in Chromium, median of {} loads each", plan.page_rounds));
     for (label, cold) in [("cold", true), ("warm", false)] {
-        let of = |i: usize, f: fn(&page::Load) -> f64| {
-            loads.get(i).map(|(c, w)| median(if cold { c } else { w }, f))
-        };
+        let of = |i: usize, f: fn(&page::Load) -> f64| loads.get(i).map(|(c, w)| median(if cold { c } else { w }, f));
         let kb = |l: &page::Load| l.bytes / 1000.0;
         let ms = |l: &page::Load| l.ms;
         table.push(Row::page(&format!("page bytes on the wire, {label}, KB"), of(0, kb), of(1, kb)));

@@ -10,7 +10,8 @@ use tests::{Browser, Playground};
 
 /// Neither page may reach the internet; the inspector's page asks for web fonts, which
 /// would otherwise wait on a lookup that cannot succeed here.
-pub const NO_INTERNET: &str = "--host-resolver-rules=MAP fonts.googleapis.com ~NOTFOUND, MAP fonts.gstatic.com ~NOTFOUND";
+pub const NO_INTERNET: &str =
+    "--host-resolver-rules=MAP fonts.googleapis.com ~NOTFOUND, MAP fonts.gstatic.com ~NOTFOUND";
 
 /// Waits for `selector` and returns when it appeared (ms after navigation started) and the
 /// bytes the page had fetched a second later (headers included, as on the wire).

@@ -22,7 +22,12 @@ pub enum Sender {
     Queue(mpsc::UnboundedSender<String>),
     /// The inspector answers each POST only once the server answered, so every request in
     /// flight needs a POST of its own.
-    Inspector { http: reqwest::Client, base: String, token: Arc<str>, session: Arc<str> },
+    Inspector {
+        http: reqwest::Client,
+        base: String,
+        token: Arc<str>,
+        session: Arc<str>,
+    },
 }
 
 impl Sender {
@@ -128,14 +133,8 @@ pub async fn direct(node: &Path, server: &[String]) -> Result<CallPath> {
             }
         }
     });
-    let path = CallPath {
-        name: "direct stdio",
-        tx: Sender::Queue(tx),
-        rx,
-        pids: vec![],
-        next_id: 0,
-        _keep: Box::new(child),
-    };
+    let path =
+        CallPath { name: "direct stdio", tx: Sender::Queue(tx), rx, pids: vec![], next_id: 0, _keep: Box::new(child) };
     path.initialize().await
 }
 

@@ -36,9 +36,6 @@ async fn small_messages_are_not_held_back() -> Result<()> {
         median.as_secs_f64() * 1e3,
         times[ROUND_TRIPS - 1].as_secs_f64() * 1e3
     ));
-    ensure!(
-        median < STALL,
-        "the median round trip is {median:?}: small messages are held back (TCP_NODELAY missing?)"
-    );
+    ensure!(median < STALL, "the median round trip is {median:?}: small messages are held back (TCP_NODELAY missing?)");
     Ok(())
 }

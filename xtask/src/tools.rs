@@ -51,7 +51,8 @@ pub fn wasm_bindgen_job() -> Result<Option<Job>> {
     }
     say(&format!("wasm-bindgen {wanted} is not installed (found {have:?}); compiling it once"));
     // Without --locked: the CLI's own lockfile wants crates the registry here does not serve.
-    let job = Job::start("wasm-bindgen", &util::cargo_bin(), &["install", "wasm-bindgen-cli", "--version", &wanted], &[])?;
+    let job =
+        Job::start("wasm-bindgen", &util::cargo_bin(), &["install", "wasm-bindgen-cli", "--version", &wanted], &[])?;
     Ok(Some(job))
 }
 

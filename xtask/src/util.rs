@@ -70,10 +70,8 @@ impl Job {
         }
         #[allow(clippy::disallowed_methods, reason = "xtask runs build tools")]
         let mut child = cmd.spawn().with_context(|| format!("could not run {program}"))?;
-        let echo = vec![
-            prefix(name, child.stdout.take().expect("piped")),
-            prefix(name, child.stderr.take().expect("piped")),
-        ];
+        let echo =
+            vec![prefix(name, child.stdout.take().expect("piped")), prefix(name, child.stderr.take().expect("piped"))];
         Ok(Self { name, child, started: Instant::now(), echo })
     }
 

@@ -12,7 +12,8 @@ const KEY: &str = "mcp-playground.servers.v1";
 fn load() -> Vec<(String, Target)> {
     crate::storage::local()
         .and_then(|s| s.get_item(KEY).ok().flatten())
-        .and_then(|t| serde_json::from_str::<Vec<(String, Target)>>(&t).ok())
+        .and_then(|t| serde_json::from_str::<Vec<(String, serde_json::Value)>>(&t).ok())
+        .map(|list| list.into_iter().filter_map(|(name, t)| Some((name, Target::read(t).ok()?))).collect())
         .unwrap_or_default()
 }
 

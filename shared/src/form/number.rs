@@ -87,8 +87,7 @@ impl Decimal {
             None => (mantissa, None),
         };
         let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-        if !all_digits(whole) || !frac.is_none_or(all_digits) || (whole.is_empty() && frac.is_none_or(str::is_empty))
-        {
+        if !all_digits(whole) || !frac.is_none_or(all_digits) || (whole.is_empty() && frac.is_none_or(str::is_empty)) {
             return None;
         }
         let exponent = match exp {
@@ -149,8 +148,28 @@ mod tests {
     #[test]
     fn numbers_are_sent_as_typed() {
         let cases = [
-            "1", "-1", "0", "-0", "2.50", "1.0", "0.1", ".5", "1e20", "1E3", "-2.5e-3", "12345678901234567890",
-            "123456789012345678901234", "1e400", "", "abc", "1.2.3", "--1", "e5", "1e", "Infinity", "NaN",
+            "1",
+            "-1",
+            "0",
+            "-0",
+            "2.50",
+            "1.0",
+            "0.1",
+            ".5",
+            "1e20",
+            "1E3",
+            "-2.5e-3",
+            "12345678901234567890",
+            "123456789012345678901234",
+            "1e400",
+            "",
+            "abc",
+            "1.2.3",
+            "--1",
+            "e5",
+            "1e",
+            "Infinity",
+            "NaN",
         ];
         let out: Vec<String> = cases.iter().map(|c| format!("{c:?} → {}", show(c, false))).collect();
         expect![[r#"
@@ -182,8 +201,21 @@ mod tests {
     #[test]
     fn integers_are_exact_or_refused() {
         let cases = [
-            "1", "-7", "1e3", "2.0", "2.50", "1.5", "-1e2", "9223372036854775807", "-9223372036854775808",
-            "18446744073709551615", "18446744073709551616", "-9223372036854775809", "1e20", "1.8e19", "1e-3",
+            "1",
+            "-7",
+            "1e3",
+            "2.0",
+            "2.50",
+            "1.5",
+            "-1e2",
+            "9223372036854775807",
+            "-9223372036854775808",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-9223372036854775809",
+            "1e20",
+            "1.8e19",
+            "1e-3",
             "0e999999999999999999999",
         ];
         let out: Vec<String> = cases.iter().map(|c| format!("{c:?} → {}", show(c, true))).collect();

@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+mod read;
+
 /// Version of this wire protocol; the relay states it in [`ServerMsg::Hello`].
 pub const RELAY_PROTOCOL: u32 = 1;
 
@@ -266,7 +268,71 @@ mod tests {
         .assert_eq(&out.join("\n"));
         for (m, j) in msgs.iter().zip(&out) {
             assert_eq!(&serde_json::from_str::<ServerMsg>(j).unwrap(), m);
+            assert_eq!(&ServerMsg::read(j).unwrap(), m, "the page's reader disagrees on {j}");
         }
+        let targets = [
+            r#"{"type":"hello","protocol":1,"relay_version":"1","preset":{"transport":"stdio","command":"node"},"limits":{"max_message_bytes":1,"max_stderr_line_bytes":1}}"#,
+            r#"{"type":"hello","protocol":1,"relay_version":"1","preset":{"transport":"sse","url":"http://x","headers":{"A":"b"}},"limits":{"max_message_bytes":1,"max_stderr_line_bytes":1}}"#,
+            r#"{"type":"hello","protocol":1,"relay_version":"1","preset":{"transport":"auto","url":"http://x"},"limits":{"max_message_bytes":1,"max_stderr_line_bytes":1}}"#,
+            r#"{"type":"event","at_ms":1,"event":{"kind":"spawned","command":"x","args":["a"]}}"#,
+            r#"{"type":"event","at_ms":1,"event":{"kind":"exited","code":null,"signal":9}}"#,
+        ];
+        for j in targets {
+            assert_eq!(ServerMsg::read(j).unwrap(), serde_json::from_str::<ServerMsg>(j).unwrap(), "{j}");
+        }
+    }
+
+    #[test]
+    fn the_pages_reader_refuses_what_serde_refuses() {
+        let bad = [
+            "not json",
+            "[]",
+            r#"{"type":"hi"}"#,
+            r#"{"protocol":1}"#,
+            r#"{"type":"message","direction":"in","at_ms":1,"size":2,"frame":"{}","extra":1}"#,
+            r#"{"type":"message","direction":"sideways","at_ms":1,"size":2,"frame":"{}"}"#,
+            r#"{"type":"message","direction":"in","at_ms":"1","size":2,"frame":"{}"}"#,
+            r#"{"type":"message","direction":"in","at_ms":1,"size":-2,"frame":"{}"}"#,
+            r#"{"type":"message","direction":"in","at_ms":1,"size":2.5,"frame":"{}"}"#,
+            r#"{"type":"message","direction":"in","at_ms":1,"size":2}"#,
+            r#"{"type":"event","at_ms":1,"event":{"kind":"stderr","line":"x"}}"#,
+            r#"{"type":"event","at_ms":1,"event":{"kind":"stderr","line":"x","truncated":false,"more":1}}"#,
+            r#"{"type":"event","at_ms":1,"event":{"kind":"exploded"}}"#,
+            r#"{"type":"event","at_ms":1,"event":{"kind":"spawned","pid":-1,"command":"x","args":[]}}"#,
+            r#"{"type":"event","at_ms":1,"event":{"kind":"spawned","pid":1,"command":"x"}}"#,
+            r#"{"type":"event","at_ms":1,"event":{"kind":"connected","transport":"http","url":"u","headers":[1]}}"#,
+            r#"{"type":"hello","protocol":1,"relay_version":"1","preset":{"transport":"ftp"},"limits":{"max_message_bytes":1,"max_stderr_line_bytes":1}}"#,
+            r#"{"type":"hello","protocol":1,"relay_version":"1","preset":{"transport":"demo"},"limits":{"max_message_bytes":1}}"#,
+            r#"{"type":"hello","protocol":1,"relay_version":"1","preset":{"transport":"stdio","command":"x","env":{"A":1}},"limits":{"max_message_bytes":1,"max_stderr_line_bytes":1}}"#,
+            r#"{"type":"hello","protocol":4294967296,"relay_version":"1","preset":{"transport":"demo"},"limits":{"max_message_bytes":1,"max_stderr_line_bytes":1}}"#,
+        ];
+        let mut out = Vec::new();
+        for j in bad {
+            assert!(serde_json::from_str::<ServerMsg>(j).is_err(), "serde accepts {j}");
+            out.push(ServerMsg::read(j).expect_err(j));
+        }
+        expect![[r#"
+            not JSON: expected ident at line 1 column 2
+            relay message: expected an object, found a list
+            unknown relay message type `hi`
+            relay message: missing field `type`
+            relay message: unknown field `extra`
+            relay message: unknown direction `sideways`
+            relay message: `at_ms` should be a number, found a string
+            relay message: `size` should be an unsigned integer, found a number
+            relay message: `size` should be an unsigned integer, found a number
+            relay message: missing field `frame`
+            relay event: missing field `truncated`
+            relay event: unknown field `more`
+            unknown relay event `exploded`
+            relay event: `pid` is out of range
+            relay event: missing field `args`
+            relay event: `headers` should be a list of strings, found a number
+            unknown transport `ftp`
+            limits: missing field `max_stderr_line_bytes`
+            target: `env` should be an object of strings, found a number
+            hello: `protocol` is out of range"#]]
+        .assert_eq(&out.join("\n"));
     }
 
     #[test]

@@ -1,0 +1,233 @@
+//! Reading relay → page messages by hand, exactly as strictly as the derived `Deserialize`
+//! (an unknown tag, an unknown or missing field, a wrong type: all refused). The page
+//! reads every message with this: serde's derived code for internally tagged enums was
+//! about 50 KB of the page's Wasm, and buffered each frame once more on the way.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use super::{Direction, Limits, RelayEvent, ServerMsg, Target};
+
+/// The fields of one JSON object, taken one by one; what is left over is an error.
+struct Fields {
+    what: &'static str,
+    map: Map<String, Value>,
+}
+
+type Read<T> = Result<T, String>;
+
+impl Fields {
+    fn new(what: &'static str, value: Value) -> Read<Self> {
+        match value {
+            Value::Object(map) => Ok(Self { what, map }),
+            other => Err(format!("{what}: expected an object, found {}", kind(&other))),
+        }
+    }
+
+    fn take(&mut self, key: &str) -> Option<Value> {
+        self.map.remove(key)
+    }
+
+    fn need(&mut self, key: &str) -> Read<Value> {
+        self.take(key).ok_or_else(|| format!("{}: missing field `{key}`", self.what))
+    }
+
+    fn string(&mut self, key: &str) -> Read<String> {
+        match self.need(key)? {
+            Value::String(s) => Ok(s),
+            other => Err(self.wrong(key, "a string", &other)),
+        }
+    }
+
+    fn float(&mut self, key: &str) -> Read<f64> {
+        let v = self.need(key)?;
+        v.as_f64().ok_or_else(|| self.wrong(key, "a number", &v))
+    }
+
+    fn unsigned(&mut self, key: &str) -> Read<u64> {
+        let v = self.need(key)?;
+        v.as_u64().ok_or_else(|| self.wrong(key, "an unsigned integer", &v))
+    }
+
+    fn size(&mut self, key: &str) -> Read<usize> {
+        let n = self.unsigned(key)?;
+        usize::try_from(n).map_err(|_| format!("{}: `{key}` is too large", self.what))
+    }
+
+    fn boolean(&mut self, key: &str) -> Read<bool> {
+        match self.need(key)? {
+            Value::Bool(b) => Ok(b),
+            other => Err(self.wrong(key, "a boolean", &other)),
+        }
+    }
+
+    /// An optional number: absent and `null` are `None`.
+    fn opt_int<T: TryFrom<i64>>(&mut self, key: &str) -> Read<Option<T>> {
+        match self.take(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => {
+                let n = v.as_i64().ok_or_else(|| self.wrong(key, "an integer", &v))?;
+                T::try_from(n).map(Some).map_err(|_| format!("{}: `{key}` is out of range", self.what))
+            }
+        }
+    }
+
+    /// A list of strings; absent is empty when `optional`.
+    fn strings(&mut self, key: &str, optional: bool) -> Read<Vec<String>> {
+        let v = match self.take(key) {
+            None if optional => return Ok(Vec::new()),
+            None => return Err(format!("{}: missing field `{key}`", self.what)),
+            Some(v) => v,
+        };
+        let Value::Array(items) = v else { return Err(self.wrong(key, "a list of strings", &v)) };
+        items
+            .into_iter()
+            .map(|i| match i {
+                Value::String(s) => Ok(s),
+                other => Err(self.wrong(key, "a list of strings", &other)),
+            })
+            .collect()
+    }
+
+    /// A map of strings to strings; absent is empty.
+    fn string_map(&mut self, key: &str) -> Read<BTreeMap<String, String>> {
+        let Some(v) = self.take(key) else { return Ok(BTreeMap::new()) };
+        let Value::Object(map) = v else { return Err(self.wrong(key, "an object of strings", &v)) };
+        map.into_iter()
+            .map(|(k, v)| match v {
+                Value::String(s) => Ok((k, s)),
+                other => Err(self.wrong(key, "an object of strings", &other)),
+            })
+            .collect()
+    }
+
+    fn direction(&mut self, key: &str) -> Read<Direction> {
+        match self.string(key)?.as_str() {
+            "in" => Ok(Direction::In),
+            "out" => Ok(Direction::Out),
+            other => Err(format!("{}: unknown direction `{other}`", self.what)),
+        }
+    }
+
+    fn wrong(&self, key: &str, expected: &str, found: &Value) -> String {
+        format!("{}: `{key}` should be {expected}, found {}", self.what, kind(found))
+    }
+
+    /// Fails on any field not taken.
+    fn done(self) -> Read<()> {
+        match self.map.keys().next() {
+            None => Ok(()),
+            Some(k) => Err(format!("{}: unknown field `{k}`", self.what)),
+        }
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+impl ServerMsg {
+    /// Reads one message of the relay, strictly.
+    pub fn read(text: &str) -> Read<ServerMsg> {
+        let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        let mut f = Fields::new("relay message", value)?;
+        let msg = match f.string("type")?.as_str() {
+            "hello" => {
+                let protocol = f.unsigned("protocol")?;
+                let protocol = u32::try_from(protocol).map_err(|_| "hello: `protocol` is out of range".to_owned())?;
+                ServerMsg::Hello {
+                    protocol,
+                    relay_version: f.string("relay_version")?,
+                    preset: Target::read(f.need("preset")?)?,
+                    limits: read_limits(f.need("limits")?)?,
+                }
+            }
+            "message" => ServerMsg::Message {
+                direction: f.direction("direction")?,
+                at_ms: f.float("at_ms")?,
+                size: f.size("size")?,
+                frame: f.string("frame")?,
+            },
+            "event" => ServerMsg::Event { at_ms: f.float("at_ms")?, event: RelayEvent::read(f.need("event")?)? },
+            other => return Err(format!("unknown relay message type `{other}`")),
+        };
+        f.done()?;
+        Ok(msg)
+    }
+}
+
+fn read_limits(value: Value) -> Read<Limits> {
+    let mut f = Fields::new("limits", value)?;
+    let limits = Limits {
+        max_message_bytes: f.size("max_message_bytes")?,
+        max_stderr_line_bytes: f.size("max_stderr_line_bytes")?,
+    };
+    f.done()?;
+    Ok(limits)
+}
+
+impl Target {
+    /// Reads a server target (as the relay announces it, or as the page stored it).
+    pub fn read(value: Value) -> Read<Target> {
+        let mut f = Fields::new("target", value)?;
+        let target = match f.string("transport")?.as_str() {
+            "demo" => Target::Demo,
+            "stdio" => Target::Stdio {
+                command: f.string("command")?,
+                args: f.strings("args", true)?,
+                env: f.string_map("env")?,
+            },
+            "http" => Target::Http { url: f.string("url")?, headers: f.string_map("headers")? },
+            "sse" => Target::Sse { url: f.string("url")?, headers: f.string_map("headers")? },
+            "auto" => Target::Auto { url: f.string("url")?, headers: f.string_map("headers")? },
+            other => return Err(format!("unknown transport `{other}`")),
+        };
+        f.done()?;
+        Ok(target)
+    }
+}
+
+impl RelayEvent {
+    fn read(value: Value) -> Read<RelayEvent> {
+        let mut f = Fields::new("relay event", value)?;
+        let event = match f.string("kind")?.as_str() {
+            "spawned" => RelayEvent::Spawned {
+                pid: f.opt_int("pid")?,
+                command: f.string("command")?,
+                args: f.strings("args", false)?,
+            },
+            "connected" => RelayEvent::Connected {
+                transport: f.string("transport")?,
+                url: f.string("url")?,
+                headers: f.strings("headers", false)?,
+            },
+            "request_failed" => RelayEvent::RequestFailed { id: f.need("id")?, message: f.string("message")? },
+            "stderr" => RelayEvent::Stderr { line: f.string("line")?, truncated: f.boolean("truncated")? },
+            "invalid_frame" => RelayEvent::InvalidFrame {
+                preview: f.string("preview")?,
+                size: f.size("size")?,
+                error: f.string("error")?,
+            },
+            "oversized" => RelayEvent::Oversized {
+                direction: f.direction("direction")?,
+                size: f.size("size")?,
+                limit: f.size("limit")?,
+            },
+            "exited" => RelayEvent::Exited { code: f.opt_int("code")?, signal: f.opt_int("signal")? },
+            "closed" => RelayEvent::Closed { reason: f.string("reason")? },
+            "error" => RelayEvent::Error { message: f.string("message")? },
+            "note" => RelayEvent::Note { message: f.string("message")? },
+            other => return Err(format!("unknown relay event `{other}`")),
+        };
+        f.done()?;
+        Ok(event)
+    }
+}
