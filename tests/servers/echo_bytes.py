@@ -38,7 +38,8 @@ def main():
         elif method == "tools/list":
             result = {"tools": [TOOL]}
         elif method == "tools/call":
-            result = {"content": [{"type": "text", "text": line}]}
+            # Prefixed, so the page shows the bytes as text rather than as a JSON tree.
+            result = {"content": [{"type": "text", "text": "received: " + line}]}
         else:
             result = {}
         send({"jsonrpc": "2.0", "id": message["id"], "result": result})

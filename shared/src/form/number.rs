@@ -34,11 +34,13 @@ pub fn parse(text: &str, integer: bool) -> Typed {
             let literal = if dec.negative && digits != "0" { format!("-{digits}") } else { digits };
             match exact_integer(&literal) {
                 Some(v) => Typed::Number(v),
-                None if integer => Typed::Refused(format!(
-                    "{t} is beyond what a 64-bit integer holds ({} to {}): most servers would read another number",
-                    i64::MIN,
-                    u64::MAX
+                None if integer && dec.negative => Typed::Refused(format!(
+                    "{t} is too small for a 64-bit integer: the smallest is {}",
+                    i64::MIN
                 )),
+                None if integer => {
+                    Typed::Refused(format!("{t} is too large for a 64-bit integer: the largest is {}", u64::MAX))
+                }
                 None => float(t),
             }
         }
@@ -230,9 +232,9 @@ mod tests {
             "9223372036854775807" → 9223372036854775807
             "-9223372036854775808" → -9223372036854775808
             "18446744073709551615" → 18446744073709551615
-            "18446744073709551616" → refused: 18446744073709551616 is beyond what a 64-bit integer holds (-9223372036854775808 to 18446744073709551615): most servers would read another number
-            "-9223372036854775809" → refused: -9223372036854775809 is beyond what a 64-bit integer holds (-9223372036854775808 to 18446744073709551615): most servers would read another number
-            "1e20" → refused: 1e20 is beyond what a 64-bit integer holds (-9223372036854775808 to 18446744073709551615): most servers would read another number
+            "18446744073709551616" → refused: 18446744073709551616 is too large for a 64-bit integer: the largest is 18446744073709551615
+            "-9223372036854775809" → refused: -9223372036854775809 is too small for a 64-bit integer: the smallest is -9223372036854775808
+            "1e20" → refused: 1e20 is too large for a 64-bit integer: the largest is 18446744073709551615
             "1.8e19" → 18000000000000000000
             "1e-3" → 0.001
             "0e999999999999999999999" → 0"#]]
