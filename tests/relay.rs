@@ -66,6 +66,34 @@ impl RelayRx {
         }
     }
 
+    /// The next MCP frame the server sent, as the raw text the server wrote (echoes of our
+    /// own frames and other relay messages are skipped). Reads only what it needs of each
+    /// envelope, so a benchmark does not charge the relay for its client's parsing.
+    pub async fn next_in_raw(&mut self) -> Result<String> {
+        #[derive(serde::Deserialize)]
+        struct Envelope<'a> {
+            #[serde(rename = "type")]
+            kind: &'a str,
+            direction: Option<&'a str>,
+            #[serde(borrow)]
+            frame: Option<std::borrow::Cow<'a, str>>,
+        }
+        loop {
+            let text = match self.0.next().await {
+                Some(Ok(Message::Text(t))) => t,
+                Some(Ok(Message::Close(_))) | None => bail!("the relay closed the socket"),
+                Some(Ok(_)) => continue,
+                Some(Err(e)) => return Err(e.into()),
+            };
+            let env: Envelope = serde_json::from_str(&text)?;
+            match (env.kind, env.direction, env.frame) {
+                ("message", Some("in"), Some(frame)) => return Ok(frame.into_owned()),
+                ("event", _, _) if text.contains(r#""kind":"closed""#) => bail!("the relay reported {text}"),
+                _ => continue,
+            }
+        }
+    }
+
     /// The next MCP frame the server sent (relay events and echoes of our own frames are
     /// skipped; an error event or a closed upstream fails).
     pub async fn next_in(&mut self) -> Result<Value> {

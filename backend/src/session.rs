@@ -15,6 +15,9 @@ use crate::upstream::{SendError, UpstreamEvent, now_ms};
 /// Events queued from an upstream before its readers wait for the page.
 const EVENT_QUEUE: usize = 256;
 
+/// Most messages written to the page's socket before it is flushed.
+const FLUSH_BATCH: usize = 64;
+
 /// What every session of this relay shares.
 #[derive(Debug, Clone)]
 pub struct SessionConfig {
@@ -74,6 +77,7 @@ where
     };
     let mut out = Outbox { tx: &mut tx, open: true };
     out.send(&hello).await;
+    out.flush().await;
     let mut upstream: Option<Upstream> = None;
     while out.open {
         let next_event = async {
@@ -88,26 +92,50 @@ where
                 None => break,
             },
             Some(event) = next_event => {
-                if let UpstreamEvent::Ended { reason } = event {
-                    if let Some(u) = upstream.take() {
-                        u.server.shutdown().await;
+                // Whatever else is already queued goes into the same flush: one write to
+                // the socket for a burst of answers, not one each.
+                let mut next = Some(event);
+                let mut batch = 0;
+                while let Some(event) = next.take() {
+                    if !on_upstream_event(event, &mut upstream, &mut out).await {
+                        break;
                     }
-                    out.event(RelayEvent::Closed { reason }).await;
-                    continue;
-                }
-                let exited = matches!(event, UpstreamEvent::Relay { event: RelayEvent::Exited { .. }, .. });
-                out.forward(event).await;
-                if exited {
-                    close(upstream.take(), "the server exited", &mut out).await;
+                    batch += 1;
+                    if batch < FLUSH_BATCH {
+                        next = upstream.as_mut().and_then(|u| u.events.try_recv().ok());
+                    }
                 }
             }
             _ = shutdown.changed() => break,
         }
+        out.flush().await;
     }
     if let Some(u) = upstream.take() {
         tracing::info!(server = u.server.describe(), "session over; ending its server");
         u.server.shutdown().await;
     }
+}
+
+/// Handles one event of the upstream; false once the upstream is gone.
+async fn on_upstream_event<Tx: Sink<String> + Unpin>(
+    event: UpstreamEvent,
+    upstream: &mut Option<Upstream>,
+    out: &mut Outbox<'_, Tx>,
+) -> bool {
+    if let UpstreamEvent::Ended { reason } = event {
+        if let Some(u) = upstream.take() {
+            u.server.shutdown().await;
+        }
+        out.event(RelayEvent::Closed { reason }).await;
+        return false;
+    }
+    let exited = matches!(event, UpstreamEvent::Relay { event: RelayEvent::Exited { .. }, .. });
+    out.forward(event).await;
+    if exited {
+        close(upstream.take(), "the server exited", out).await;
+        return false;
+    }
+    true
 }
 
 async fn on_client_message<Tx: Sink<String> + Unpin>(
@@ -201,12 +229,19 @@ struct Outbox<'a, Tx> {
 }
 
 impl<Tx: Sink<String> + Unpin> Outbox<'_, Tx> {
+    /// Queues a message; the session loop flushes after each turn.
     async fn send(&mut self, msg: &ServerMsg) {
         if !self.open {
             return;
         }
         let text = serde_json::to_string(msg).expect("relay messages serialize");
-        if self.tx.send(text).await.is_err() {
+        if self.tx.feed(text).await.is_err() {
+            self.open = false;
+        }
+    }
+
+    async fn flush(&mut self) {
+        if self.open && self.tx.flush().await.is_err() {
             self.open = false;
         }
     }

@@ -43,16 +43,12 @@ pub async fn pipelined(path: &mut CallPath, count: usize, window: usize) -> Resu
             open.insert(id, ());
             sent += 1;
         }
-        let frame = tokio::time::timeout(Duration::from_secs(60), path.rx.recv()).await;
-        let Ok(Some(frame)) = frame else { bail!("{}: {} calls unanswered after 60 s", path.name, open.len()) };
-        if frame.get("method").is_some() {
-            continue;
-        }
-        if let Some(id) = frame.get("id").and_then(|i| i.as_u64())
+        let answer = path.next_answer().await?;
+        if let Some(id) = answer.id
             && open.remove(&id).is_some()
         {
-            if frame.get("result").is_none() {
-                bail!("{}: echo failed: {frame}", path.name);
+            if !answer.ok {
+                bail!("{}: echo failed: {}", path.name, answer.text);
             }
             done += 1;
         }

@@ -175,11 +175,20 @@ async fn run(plan: &Plan) -> Result<Table> {
     Ok(table)
 }
 
-/// Resident memory of `pid` and its descendants, less the MCP servers they run (the same
-/// server runs under every path and is not the cost of any of them).
+/// Resident memory of `pid`, its descendants and its process group (the inspector's
+/// launcher hands over to a server process of its own), less the MCP servers they run (the
+/// same server runs under every path and is not the cost of any of them).
 fn rss_mib(pid: u32) -> f64 {
     let mut pids = tests::procs::descendants(pid);
     pids.push(pid);
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Some(p) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
+        let stat = std::fs::read_to_string(format!("/proc/{p}/stat")).unwrap_or_default();
+        let group = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(2)?.parse::<u32>().ok());
+        if group == Some(pid) && !pids.contains(&p) {
+            pids.push(p);
+        }
+    }
     let kib: u64 = pids
         .into_iter()
         .filter(|p| {

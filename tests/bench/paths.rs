@@ -52,11 +52,27 @@ impl Sender {
     }
 }
 
+/// What a benchmark needs of a frame: the same small read on every path.
+#[derive(serde::Deserialize)]
+struct Head {
+    id: Option<u64>,
+    method: Option<serde::de::IgnoredAny>,
+    result: Option<serde::de::IgnoredAny>,
+}
+
+/// An answer: its id, whether it is a result, and its text.
+pub struct Answer {
+    pub id: Option<u64>,
+    pub ok: bool,
+    pub text: String,
+}
+
 /// One way to the server, connected and initialized.
 pub struct CallPath {
     pub name: &'static str,
     pub tx: Sender,
-    pub rx: mpsc::UnboundedReceiver<Value>,
+    /// Every frame the server sent, as text.
+    pub rx: mpsc::UnboundedReceiver<String>,
     /// The process whose memory is the cost of this path (none for the floor).
     pub pids: Vec<u32>,
     next_id: u64,
@@ -80,12 +96,23 @@ impl CallPath {
     /// Waits for the answer to `id`, dropping whatever else arrives.
     pub async fn answer(&mut self, id: u64) -> Result<Value> {
         loop {
-            let frame = tokio::time::timeout(Duration::from_secs(60), self.rx.recv())
+            let frame = self.next_answer().await?;
+            if frame.id == Some(id) {
+                return Ok(serde_json::from_str(&frame.text)?);
+            }
+        }
+    }
+
+    /// The next answer to any request (notifications and server requests are skipped).
+    pub async fn next_answer(&mut self) -> Result<Answer> {
+        loop {
+            let text = tokio::time::timeout(Duration::from_secs(60), self.rx.recv())
                 .await
-                .with_context(|| format!("{}: no answer to request {id} within 60 s", self.name))?
+                .with_context(|| format!("{}: no answer within 60 s", self.name))?
                 .with_context(|| format!("{}: the path closed", self.name))?;
-            if frame.get("method").is_none() && frame.get("id").and_then(Value::as_u64) == Some(id) {
-                return Ok(frame);
+            let head: Head = serde_json::from_str(&text)?;
+            if head.method.is_none() {
+                return Ok(Answer { id: head.id, ok: head.result.is_some(), text });
             }
         }
     }
@@ -126,9 +153,7 @@ pub async fn direct(node: &Path, server: &[String]) -> Result<CallPath> {
     tokio::spawn(async move {
         let mut lines = BufReader::new(stdout).lines();
         while let Ok(Some(line)) = lines.next_line().await {
-            if let Ok(v) = serde_json::from_str(&line)
-                && frames.send(v).is_err()
-            {
+            if frames.send(line).is_err() {
                 break;
             }
         }
@@ -153,7 +178,7 @@ pub async fn relay(pg: Arc<Playground>, node: &Path, server: &[String]) -> Resul
     });
     let (frames, rx) = mpsc::unbounded_channel();
     tokio::spawn(async move {
-        while let Ok(frame) = ws_rx.next_in().await {
+        while let Ok(frame) = ws_rx.next_in_raw().await {
             if frames.send(frame).is_err() {
                 break;
             }
@@ -162,6 +187,15 @@ pub async fn relay(pg: Arc<Playground>, node: &Path, server: &[String]) -> Resul
     let pids = vec![pg.pid()];
     let path = CallPath { name: "this relay", tx: Sender::Queue(tx), rx, pids, next_id: 0, _keep: Box::new(pg) };
     path.initialize().await
+}
+
+/// One event of the inspector's stream: `{"type": "message", "data": FRAME}`.
+#[derive(serde::Deserialize)]
+struct SseEvent<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    #[serde(borrow)]
+    data: &'a serde_json::value::RawValue,
 }
 
 /// The official inspector (v2: one server for its page and its API) on loopback.
@@ -252,8 +286,8 @@ impl Inspector {
                     let event: Vec<u8> = buf.drain(..end + 2).collect();
                     for line in String::from_utf8_lossy(&event).lines() {
                         let Some(data) = line.strip_prefix("data: ") else { continue };
-                        let Ok(v) = serde_json::from_str::<Value>(data) else { continue };
-                        if v["type"] == "message" && frames.send(v["data"].clone()).is_err() {
+                        let Ok(ev) = serde_json::from_str::<SseEvent>(data) else { continue };
+                        if ev.kind == "message" && frames.send(ev.data.get().to_owned()).is_err() {
                             return;
                         }
                     }

@@ -112,15 +112,32 @@ pub fn check_frame(frame: &str, limit: usize) -> Result<(), SendError> {
     Ok(())
 }
 
+/// Most frames written to stdin in one system call.
+const WRITE_BATCH: usize = 64;
+
 async fn write_frames(
     mut stdin: tokio::process::ChildStdin,
     mut frames: mpsc::Receiver<String>,
     events: mpsc::Sender<UpstreamEvent>,
 ) {
-    while let Some(frame) = frames.recv().await {
+    // Frames that queued up while the last write was under way go out in one write: one
+    // system call and one wake-up of the server for many calls in flight.
+    let mut buf = Vec::new();
+    while let Some(first) = frames.recv().await {
+        let mut batch = vec![first];
+        while batch.len() < WRITE_BATCH {
+            match frames.try_recv() {
+                Ok(frame) => batch.push(frame),
+                Err(_) => break,
+            }
+        }
+        buf.clear();
+        for frame in &batch {
+            buf.extend_from_slice(frame.as_bytes());
+            buf.push(b'\n');
+        }
         let written = async {
-            stdin.write_all(frame.as_bytes()).await?;
-            stdin.write_all(b"\n").await?;
+            stdin.write_all(&buf).await?;
             stdin.flush().await
         };
         if let Err(e) = written.await {
@@ -128,8 +145,15 @@ async fn write_frames(
             let _ = events.send(UpstreamEvent::Relay { at_ms: now_ms(), event: RelayEvent::Error { message } }).await;
             return;
         }
-        if events.send(UpstreamEvent::Written { at_ms: now_ms(), frame }).await.is_err() {
-            return;
+        let at_ms = now_ms();
+        for frame in batch {
+            if events.send(UpstreamEvent::Written { at_ms, frame }).await.is_err() {
+                return;
+            }
+        }
+        // A burst of large frames should not pin a large buffer for the session's life.
+        if buf.capacity() > 1 << 20 {
+            buf = Vec::new();
         }
     }
     // Dropping stdin here closes it: the first step of a stdio shutdown.
