@@ -51,6 +51,15 @@ impl RelayTx {
     pub async fn frame(&mut self, frame: &str) -> Result<()> {
         self.command(&json!({"type": "send", "frame": frame})).await
     }
+
+    /// Forwards several MCP frames, flushing the socket once.
+    pub async fn frames(&mut self, frames: &[String]) -> Result<()> {
+        for frame in frames {
+            let msg = format!(r#"{{"type":"send","frame":{}}}"#, serde_json::to_string(frame)?);
+            self.0.feed(Message::text(msg)).await.context("the relay socket closed")?;
+        }
+        self.0.flush().await.context("the relay socket closed")
+    }
 }
 
 impl RelayRx {
@@ -85,6 +94,10 @@ impl RelayRx {
                 Some(Ok(_)) => continue,
                 Some(Err(e)) => return Err(e.into()),
             };
+            // Echoes of our own frames: known by their first bytes, as the relay writes them.
+            if text.starts_with(r#"{"type":"message","direction":"out""#) {
+                continue;
+            }
             let env: Envelope = serde_json::from_str(&text)?;
             match (env.kind, env.direction, env.frame) {
                 ("message", Some("in"), Some(frame)) => return Ok(frame.into_owned()),

@@ -144,7 +144,7 @@ async fn on_client_message<Tx: Sink<String> + Unpin>(
     upstream: &mut Option<Upstream>,
     out: &mut Outbox<'_, Tx>,
 ) {
-    let msg = match serde_json::from_str::<ClientMsg>(text) {
+    let msg = match ClientMsg::read(text) {
         Ok(msg) => msg,
         Err(e) => {
             return out.event(RelayEvent::Error { message: format!("unreadable message from the page: {e}") }).await;

@@ -25,8 +25,10 @@ use tests::{Playground, root};
 use crate::paths::{CallPath, Inspector};
 use crate::table::{Row, Table};
 
-/// The sizes of the run; `--quick` divides the call counts by ten.
+/// The sizes of the run; `--quick` divides the call counts by ten; `--calls-only` stops
+/// after the call paths.
 struct Plan {
+    calls_only: bool,
     sequential: usize,
     in_flight_calls: usize,
     window: usize,
@@ -40,6 +42,7 @@ fn plan(args: &[String]) -> Plan {
     let quick = args.iter().any(|a| a == "--quick");
     let div = if quick { 10 } else { 1 };
     Plan {
+        calls_only: args.iter().any(|a| a == "--calls-only"),
         sequential: 1_000 / div,
         in_flight_calls: 5_000 / div,
         window: 32,
@@ -58,7 +61,8 @@ fn print(line: &str) {
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let plan = plan(&args);
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    // One thread: the client's own cost per call stays small and alike on every path.
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let table = runtime.block_on(run(&plan))?;
     print(&table.render());
     Ok(())
@@ -94,6 +98,8 @@ async fn run(plan: &Plan) -> Result<Table> {
     }
     let mut seq: Vec<Vec<Duration>> = vec![Vec::new(); paths.len()];
     let mut flight: Vec<Duration> = vec![Duration::ZERO; paths.len()];
+    let mut cpu: Vec<f64> = vec![0.0; paths.len()];
+    let mut client_cpu: Vec<f64> = vec![0.0; paths.len()];
     for p in paths.iter_mut() {
         calls::sequential(p, 50).await?; // warm up
     }
@@ -103,7 +109,11 @@ async fn run(plan: &Plan) -> Result<Table> {
             seq[i].extend(calls::sequential(p, plan.sequential / plan.rounds).await?);
         }
         for (i, p) in paths.iter_mut().enumerate() {
+            let before = cpu_ms(&p.pids);
+            let mine = cpu_ms(&[std::process::id()]);
             flight[i] += calls::pipelined(p, plan.in_flight_calls / plan.rounds, plan.window).await?;
+            cpu[i] += cpu_ms(&p.pids) - before;
+            client_cpu[i] += cpu_ms(&[std::process::id()]) - mine;
         }
     }
     let memory: Vec<Option<f64>> = paths.iter().map(|p| p.pids.first().map(|pid| rss_mib(*pid))).collect();
@@ -125,6 +135,13 @@ async fn run(plan: &Plan) -> Result<Table> {
     table.push(Row::calls("calls/s, 32 in flight", pick(d, &rate), pick(r, &rate), pick(n, &rate)));
     let added = |i: usize| p50(i) - p50(0);
     table.push(Row::plain("p50 added over direct, ms", None, pick(r, &added), pick(n, &added)));
+    let per_call = |i: usize| cpu[i] * 1000.0 / plan.in_flight_calls as f64;
+    for (i, p) in paths.iter().enumerate() {
+        let us = client_cpu[i] * 1000.0 / plan.in_flight_calls as f64;
+        tests::say(&format!("{}: the benchmark's own client used {us:.1} µs of CPU per call", p.name));
+    }
+    let label = "CPU per call in flight, µs (server's own not counted)";
+    table.push(Row::plain(label, None, pick(r, &per_call), pick(n, &per_call)));
     table.push(Row::plain(
         "resident memory, MiB",
         None,
@@ -132,6 +149,9 @@ async fn run(plan: &Plan) -> Result<Table> {
         memory.get(2).copied().flatten(),
     ));
     drop(paths);
+    if plan.calls_only {
+        return Ok(table);
+    }
 
     // The pages, in Chromium.
     let ours = ("[data-testid=connect-button]", pg.url.clone());
@@ -175,26 +195,24 @@ async fn run(plan: &Plan) -> Result<Table> {
     Ok(table)
 }
 
-/// Resident memory of `pid`, its descendants and its process group (the inspector's
-/// launcher hands over to a server process of its own), less the MCP servers they run (the
-/// same server runs under every path and is not the cost of any of them).
-fn rss_mib(pid: u32) -> f64 {
-    let mut pids = tests::procs::descendants(pid);
-    pids.push(pid);
-    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-        let Some(p) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
-        let stat = std::fs::read_to_string(format!("/proc/{p}/stat")).unwrap_or_default();
-        let group = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(2)?.parse::<u32>().ok());
-        if group == Some(pid) && !pids.contains(&p) {
-            pids.push(p);
-        }
-    }
-    let kib: u64 = pids
-        .into_iter()
-        .filter(|p| {
-            let cmd = std::fs::read(format!("/proc/{p}/cmdline")).unwrap_or_default();
-            !String::from_utf8_lossy(&cmd).contains("server-everything")
+/// CPU time the processes of a path used so far (all their threads), in ms.
+fn cpu_ms(pids: &[u32]) -> f64 {
+    let ns: u64 = members(pids)
+        .iter()
+        .flat_map(|p| std::fs::read_dir(format!("/proc/{p}/task")).into_iter().flatten().flatten())
+        .filter_map(|task| {
+            // The first field of schedstat: nanoseconds spent running.
+            let stat = std::fs::read_to_string(task.path().join("schedstat")).ok()?;
+            stat.split_whitespace().next()?.parse::<u64>().ok()
         })
+        .sum();
+    ns as f64 / 1e6
+}
+
+/// Resident memory of a path's processes.
+fn rss_mib(pid: u32) -> f64 {
+    let kib: u64 = members(&[pid])
+        .into_iter()
         .filter_map(|p| {
             let status = std::fs::read_to_string(format!("/proc/{p}/status")).ok()?;
             let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
@@ -202,4 +220,31 @@ fn rss_mib(pid: u32) -> f64 {
         })
         .sum();
     kib as f64 / 1024.0
+}
+
+/// The processes of a path: `pids`, their descendants and process groups, less the MCP
+/// servers they run (the same server runs under every path and is not the cost of any).
+fn members(pids: &[u32]) -> Vec<u32> {
+    let mut found = Vec::new();
+    for &pid in pids {
+        found.push(pid);
+        found.extend(tests::procs::descendants(pid));
+        for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+            let Some(p) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
+            let stat = std::fs::read_to_string(format!("/proc/{p}/stat")).unwrap_or_default();
+            let group = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(2)?.parse::<u32>().ok());
+            if group == Some(pid) {
+                found.push(p);
+            }
+        }
+    }
+    found.sort_unstable();
+    found.dedup();
+    found.retain(|p| {
+        // The program and its script: the inspector names the server later in its own
+        // command line, and is not the server.
+        let cmd = std::fs::read(format!("/proc/{p}/cmdline")).unwrap_or_default();
+        !cmd.split(|b| *b == 0).take(2).any(|arg| String::from_utf8_lossy(arg).contains("server-everything"))
+    });
+    found
 }

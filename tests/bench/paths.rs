@@ -142,9 +142,17 @@ pub async fn direct(node: &Path, server: &[String]) -> Result<CallPath> {
     let stdout = child.stdout.take().expect("piped");
     let (tx, mut queue) = mpsc::unbounded_channel::<String>();
     tokio::spawn(async move {
-        while let Some(mut frame) = queue.recv().await {
-            frame.push('\n');
-            if stdin.write_all(frame.as_bytes()).await.is_err() {
+        // What queued up goes out in one write, as the relay writes to a server.
+        let mut buf = Vec::new();
+        while let Some(frame) = queue.recv().await {
+            buf.clear();
+            buf.extend_from_slice(frame.as_bytes());
+            buf.push(b'\n');
+            while let Ok(more) = queue.try_recv() {
+                buf.extend_from_slice(more.as_bytes());
+                buf.push(b'\n');
+            }
+            if stdin.write_all(&buf).await.is_err() {
                 break;
             }
         }
@@ -170,8 +178,13 @@ pub async fn relay(pg: Arc<Playground>, node: &Path, server: &[String]) -> Resul
     ws_tx.command(&json!({"type": "connect", "target": target})).await?;
     let (tx, mut queue) = mpsc::unbounded_channel::<String>();
     tokio::spawn(async move {
+        // What queued up goes out in one flush, as a browser's socket would send it.
         while let Some(frame) = queue.recv().await {
-            if ws_tx.frame(&frame).await.is_err() {
+            let mut batch = vec![frame];
+            while let Ok(more) = queue.try_recv() {
+                batch.push(more);
+            }
+            if ws_tx.frames(&batch).await.is_err() {
                 break;
             }
         }

@@ -208,6 +208,7 @@ mod tests {
         .assert_eq(&out.join("\n"));
         for (m, j) in msgs.iter().zip(&out) {
             assert_eq!(&serde_json::from_str::<ClientMsg>(j).unwrap(), m);
+            assert_eq!(&ClientMsg::read(j).unwrap(), m, "the relay's reader disagrees on {j}");
         }
     }
 
@@ -315,7 +316,7 @@ mod tests {
             not JSON: expected ident at line 1 column 2
             relay message: expected an object, found a list
             unknown relay message type `hi`
-            relay message: missing field `type`
+            relay message: missing field `type` (found `protocol`)
             relay message: unknown field `extra`
             relay message: unknown direction `sideways`
             relay message: `at_ms` should be a number, found a string
@@ -340,7 +341,21 @@ mod tests {
         let typo = r#"{"type":"connect","target":{"transport":"stdio","comand":"node"}}"#;
         let err = serde_json::from_str::<ClientMsg>(typo).unwrap_err().to_string();
         assert!(err.contains("comand"), "{err}");
-        assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"launch"}"#).is_err());
-        assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"send","frame":"{}","x":1}"#).is_err());
+        let err = ClientMsg::read(typo).unwrap_err();
+        assert!(err.contains("comand"), "{err}");
+        for bad in [
+            r#"{"type":"launch"}"#,
+            r#"{"type":"send","frame":"{}","x":1}"#,
+            r#"{"type":"send","frame":{}}"#,
+            r#"{"type":"send"}"#,
+            r#"{"type":"connect"}"#,
+            r#"{"type":"connect","target":{"transport":"http"}}"#,
+            "binary frame",
+        ] {
+            assert!(serde_json::from_str::<ClientMsg>(bad).is_err(), "serde accepts {bad}");
+            assert!(ClientMsg::read(bad).is_err(), "the relay's reader accepts {bad}");
+        }
+        // Stricter than serde, which lets a unit variant carry unknown fields.
+        assert!(ClientMsg::read(r#"{"type":"disconnect","now":true}"#).is_err());
     }
 }

@@ -1,13 +1,14 @@
-//! Reading relay → page messages by hand, exactly as strictly as the derived `Deserialize`
-//! (an unknown tag, an unknown or missing field, a wrong type: all refused). The page
-//! reads every message with this: serde's derived code for internally tagged enums was
-//! about 50 KB of the page's Wasm, and buffered each frame once more on the way.
+//! Reading the relay's wire messages by hand, exactly as strictly as the derived
+//! `Deserialize` (an unknown tag, an unknown or missing field, a wrong type: all refused).
+//! The page reads every relay message with this, and the relay every page message: serde's
+//! derived code for internally tagged enums was about 50 KB of the page's Wasm, and it
+//! buffers each frame once more on the way (a cost paid on every call).
 
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::{Direction, Limits, RelayEvent, ServerMsg, Target};
+use super::{ClientMsg, Direction, Limits, RelayEvent, ServerMsg, Target};
 
 /// The fields of one JSON object, taken one by one; what is left over is an error.
 struct Fields {
@@ -30,7 +31,15 @@ impl Fields {
     }
 
     fn need(&mut self, key: &str) -> Read<Value> {
-        self.take(key).ok_or_else(|| format!("{}: missing field `{key}`", self.what))
+        self.take(key).ok_or_else(|| {
+            // A typo is the likeliest reason: name what is there instead.
+            let others: Vec<String> = self.map.keys().map(|k| format!("`{k}`")).collect();
+            if others.is_empty() {
+                format!("{}: missing field `{key}`", self.what)
+            } else {
+                format!("{}: missing field `{key}` (found {})", self.what, others.join(", "))
+            }
+        })
     }
 
     fn string(&mut self, key: &str) -> Read<String> {
@@ -158,6 +167,22 @@ impl ServerMsg {
             },
             "event" => ServerMsg::Event { at_ms: f.float("at_ms")?, event: RelayEvent::read(f.need("event")?)? },
             other => return Err(format!("unknown relay message type `{other}`")),
+        };
+        f.done()?;
+        Ok(msg)
+    }
+}
+
+impl ClientMsg {
+    /// Reads one message of the page, strictly.
+    pub fn read(text: &str) -> Read<ClientMsg> {
+        let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        let mut f = Fields::new("page message", value)?;
+        let msg = match f.string("type")?.as_str() {
+            "connect" => ClientMsg::Connect { target: Target::read(f.need("target")?)? },
+            "send" => ClientMsg::Send { frame: f.string("frame")? },
+            "disconnect" => ClientMsg::Disconnect,
+            other => return Err(format!("unknown page message type `{other}`")),
         };
         f.done()?;
         Ok(msg)
