@@ -34,10 +34,9 @@ pub fn parse(text: &str, integer: bool) -> Typed {
             let literal = if dec.negative && digits != "0" { format!("-{digits}") } else { digits };
             match exact_integer(&literal) {
                 Some(v) => Typed::Number(v),
-                None if integer && dec.negative => Typed::Refused(format!(
-                    "{t} is too small for a 64-bit integer: the smallest is {}",
-                    i64::MIN
-                )),
+                None if integer && dec.negative => {
+                    Typed::Refused(format!("{t} is too small for a 64-bit integer: the smallest is {}", i64::MIN))
+                }
                 None if integer => {
                     Typed::Refused(format!("{t} is too large for a 64-bit integer: the largest is {}", u64::MAX))
                 }
