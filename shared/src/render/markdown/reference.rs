@@ -1,37 +1,13 @@
-//! Markdown a server sent, as a small tree of blocks and inlines the page draws with text
-//! nodes. Raw HTML in the Markdown stays visible text; links keep only safe schemes.
+//! The event-to-tree mapping this module had while it used `pulldown-cmark`, kept for tests
+//! only: the differential test parses the corpus with both and wants the same trees.
 
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
-use super::safe_href;
+use super::{Block, Inline};
+use crate::render::safe_href;
 
-#[derive(Debug, Clone, PartialEq)]
-pub enum Block {
-    Heading(u8, Vec<Inline>),
-    Paragraph(Vec<Inline>),
-    Code { lang: Option<String>, text: String },
-    Quote(Vec<Block>),
-    List { ordered: bool, items: Vec<Vec<Block>> },
-    Rule,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum Inline {
-    Text(String),
-    Code(String),
-    Emphasis(Vec<Inline>),
-    Strong(Vec<Inline>),
-    Strike(Vec<Inline>),
-    /// `href` is `None` when the scheme is not safe: the text is shown, not linked.
-    Link {
-        href: Option<String>,
-        children: Vec<Inline>,
-    },
-    Break,
-}
-
-/// Parses Markdown (CommonMark with tables flattened, strikethrough, task lists as text).
-pub fn parse(text: &str) -> Vec<Block> {
+/// The old `parse`.
+pub(super) fn parse(text: &str) -> Vec<Block> {
     let mut b = TreeBuilder::default();
     for event in Parser::new_ext(text, Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TABLES) {
         b.event(event);
@@ -225,93 +201,5 @@ impl TreeBuilder {
             Some(Frame::Blocks(blocks, _)) => blocks,
             _ => Vec::new(),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use expect_test::expect;
-
-    #[test]
-    fn builds_a_tree_and_keeps_html_as_text() {
-        let md = "# Title\n\nSome *em* and **strong** with `code` and [a link](https://x.org) \
-                  and [bad](javascript:alert(1)).\n\n- one\n- two <b onclick=\"x()\">raw</b>\n\n\
-                  ```rust\nfn main() {}\n```\n\n> quoted\n\n<script>alert(1)</script>\n";
-        expect![[r#"
-            [
-                Heading(
-                    1,
-                    [
-                        Text(
-                            "Title",
-                        ),
-                    ],
-                ),
-                Paragraph(
-                    [
-                        Text(
-                            "Some ",
-                        ),
-                        Emphasis(
-                            [
-                                Text(
-                                    "em",
-                                ),
-                            ],
-                        ),
-                        Text(
-                            " and ",
-                        ),
-                        Strong(
-                            [
-                                Text(
-                                    "strong",
-                                ),
-                            ],
-                        ),
-                        Text(
-                            " with ",
-                        ),
-                        Code(
-                            "code",
-                        ),
-                        Text(
-                            " and ",
-                        ),
-                        Link {
-                            href: Some(
-                                "https://x.org",
-                            ),
-                            children: [
-                                Text(
-                                    "a link",
-                                ),
-                            ],
-                        },
-                        Text(
-                            " and ",
-                        ),
-                        Link {
-                            href: None,
-                            children: [
-                                Text(
-                                    "bad",
-                                ),
-                            ],
-                        },
-                        Text(
-                            ".",
-                        ),
-                    ],
-                ),
-            ]"#]]
-        .assert_eq(&format!("{:#?}", &parse(md)[..2]));
-        let all = format!("{:?}", parse(md));
-        assert!(all.contains(r#"Text("<b onclick=\"x()\">")"#), "{all}");
-        assert!(all.contains(r#"Code { lang: Some("rust"), text: "fn main() {}\n" }"#), "{all}");
-        assert!(all.contains("Quote([Paragraph([Text(\"quoted\")])])"), "{all}");
-        assert!(all.contains("<script>alert(1)</script>"), "{all}");
-        assert!(all.contains("List { ordered: false, items: [[Paragraph([Text(\"one\")])]"), "{all}");
     }
 }
