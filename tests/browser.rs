@@ -134,6 +134,17 @@ impl Browser {
         Ok(())
     }
 
+    /// Runs `source` in every document this browser opens from now on, before the page's
+    /// own scripts (the DevTools protocol's `Page.addScriptToEvaluateOnNewDocument`).
+    pub async fn on_new_document(&self, source: &str) -> Result<()> {
+        let params = json!({"source": source});
+        self.client
+            .issue_cmd(Cdp { cmd: "Page.addScriptToEvaluateOnNewDocument", params })
+            .await
+            .context("chromedriver refused a DevTools command")?;
+        Ok(())
+    }
+
     /// Saves a screenshot under `target/e2e/NAME.png`.
     pub async fn screenshot(&self, name: &str) -> Result<PathBuf> {
         let png = self.client.screenshot().await?;
@@ -146,6 +157,23 @@ impl Browser {
     pub async fn close(self) -> Result<()> {
         self.client.clone().close().await.context("closing the browser")?;
         Ok(())
+    }
+}
+
+/// A DevTools protocol command through chromedriver's `goog/cdp/execute`.
+#[derive(Debug)]
+struct Cdp {
+    cmd: &'static str,
+    params: serde_json::Value,
+}
+
+impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
+    fn endpoint(&self, base: &url::Url, session: Option<&str>) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/goog/cdp/execute", session.unwrap_or_default()))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (http::Method::POST, Some(json!({"cmd": self.cmd, "params": self.params}).to_string()))
     }
 }
 

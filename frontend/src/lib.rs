@@ -23,6 +23,10 @@ pub fn App() -> impl IntoView {
     theme::init();
     // The clock of pending calls: timeouts are checked a few times a second.
     let _ = set_interval_with_handle(move || store.tick(), std::time::Duration::from_millis(200));
+    // What a person needs first (the server, the connect control, the tools) is drawn in
+    // the first frame; the timeline and the dialog, empty until a call, one frame later.
+    let rest = RwSignal::new(false);
+    request_animation_frame(move || rest.set(true));
     view! {
         <div class="app">
             <panels::header::Header />
@@ -37,11 +41,15 @@ pub fn App() -> impl IntoView {
                     <panels::call::CallPanel />
                 </section>
                 <aside class="timeline-column">
-                    <panels::timeline::TimelinePanel />
-                    <panels::timeline::LogPanel />
+                    <Show when=move || rest.get()>
+                        <panels::timeline::TimelinePanel />
+                        <panels::timeline::LogPanel />
+                    </Show>
                 </aside>
             </main>
-            <panels::confirm::ConfirmDialog />
+            <Show when=move || rest.get()>
+                <panels::confirm::ConfirmDialog />
+            </Show>
         </div>
     }
 }

@@ -26,9 +26,10 @@ use crate::paths::{CallPath, Inspector};
 use crate::table::{Row, Table};
 
 /// The sizes of the run; `--quick` divides the call counts by ten; `--calls-only` stops
-/// after the call paths.
+/// after the call paths; `--pages-only` measures only the page loads.
 struct Plan {
     calls_only: bool,
+    pages_only: bool,
     sequential: usize,
     in_flight_calls: usize,
     window: usize,
@@ -43,6 +44,7 @@ fn plan(args: &[String]) -> Plan {
     let div = if quick { 10 } else { 1 };
     Plan {
         calls_only: args.iter().any(|a| a == "--calls-only"),
+        pages_only: args.iter().any(|a| a == "--pages-only"),
         sequential: 1_000 / div,
         in_flight_calls: 5_000 / div,
         window: 32,
@@ -103,7 +105,7 @@ async fn run(plan: &Plan) -> Result<Table> {
     for p in paths.iter_mut() {
         calls::sequential(p, 50).await?; // warm up
     }
-    for round in 0..plan.rounds {
+    for round in 0..if plan.pages_only { 0 } else { plan.rounds } {
         tests::say(&format!("calls: round {} of {}", round + 1, plan.rounds));
         for (i, p) in paths.iter_mut().enumerate() {
             seq[i].extend(calls::sequential(p, plan.sequential / plan.rounds).await?);
@@ -175,6 +177,9 @@ async fn run(plan: &Plan) -> Result<Table> {
     }
     drop(inspector);
     drop(pg);
+    if plan.pages_only {
+        return Ok(table);
+    }
 
     let flood = root().join("tests/servers/flood.py").to_string_lossy().into_owned();
     let filtered = page::filter(&bin, &flood, plan.tools, 5).await?;
