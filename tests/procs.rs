@@ -2,17 +2,26 @@
 
 use std::collections::HashMap;
 
+/// Every process id in /proc.
+fn all_pids() -> Vec<u32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
+    dir.flatten().filter_map(|e| e.file_name().to_str().and_then(|n| n.parse::<u32>().ok())).collect()
+}
+
+/// The fields of `/proc/PID/stat` after the command name: state, ppid, pgrp, …
+fn stat(pid: u32) -> Option<Vec<String>> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name may hold spaces and parentheses: fields start after the last ')'.
+    let (_, rest) = stat.rsplit_once(')')?;
+    Some(rest.split_whitespace().map(str::to_owned).collect())
+}
+
 /// Parent of every live process.
 fn parents() -> HashMap<u32, u32> {
     let mut out = HashMap::new();
-    let Ok(dir) = std::fs::read_dir("/proc") else { return out };
-    for entry in dir.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
-        // The command name may hold spaces and parentheses: fields start after the last ')'.
-        let fields: Vec<&str> =
-            stat.rsplit_once(')').map(|(_, rest)| rest.split_whitespace().collect()).unwrap_or_default();
-        if fields.first() == Some(&"Z") {
+    for pid in all_pids() {
+        let Some(fields) = stat(pid) else { continue };
+        if fields.first().map(String::as_str) == Some("Z") {
             continue;
         }
         if let Some(ppid) = fields.get(1).and_then(|p| p.parse().ok()) {
@@ -20,6 +29,11 @@ fn parents() -> HashMap<u32, u32> {
         }
     }
     out
+}
+
+/// Every process in the process group `pgid`.
+pub fn group(pgid: u32) -> Vec<u32> {
+    all_pids().into_iter().filter(|p| stat(*p).and_then(|f| f.get(2)?.parse::<u32>().ok()) == Some(pgid)).collect()
 }
 
 /// Every live descendant of `pid`.
@@ -38,8 +52,5 @@ pub fn descendants(pid: u32) -> Vec<u32> {
 
 /// Whether `pid` is a live (not zombie) process.
 pub fn alive(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => stat.rsplit_once(')').is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z')),
-        Err(_) => false,
-    }
+    stat(pid).is_some_and(|f| f.first().map(String::as_str) != Some("Z"))
 }

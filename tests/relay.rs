@@ -76,8 +76,9 @@ impl RelayRx {
     }
 
     /// The next MCP frame the server sent, as the raw text the server wrote (echoes of our
-    /// own frames and other relay messages are skipped). Reads only what it needs of each
-    /// envelope, so a benchmark does not charge the relay for its client's parsing.
+    /// own frames and other relay messages are skipped; an error event or a closed
+    /// upstream fails). Reads only what it needs of each envelope, so a benchmark does not
+    /// charge the relay for its client's parsing.
     pub async fn next_in_raw(&mut self) -> Result<String> {
         #[derive(serde::Deserialize)]
         struct Envelope<'a> {
@@ -86,6 +87,12 @@ impl RelayRx {
             direction: Option<&'a str>,
             #[serde(borrow)]
             frame: Option<std::borrow::Cow<'a, str>>,
+            #[serde(borrow)]
+            event: Option<EventHead<'a>>,
+        }
+        #[derive(serde::Deserialize)]
+        struct EventHead<'a> {
+            kind: &'a str,
         }
         loop {
             let text = match self.0.next().await {
@@ -99,30 +106,19 @@ impl RelayRx {
                 continue;
             }
             let env: Envelope = serde_json::from_str(&text)?;
-            match (env.kind, env.direction, env.frame) {
-                ("message", Some("in"), Some(frame)) => return Ok(frame.into_owned()),
-                ("event", _, _) if text.contains(r#""kind":"closed""#) => bail!("the relay reported {text}"),
+            match (env.kind, env.direction, env.frame, env.event) {
+                ("message", Some("in"), Some(frame), _) => return Ok(frame.into_owned()),
+                ("event", _, _, Some(EventHead { kind: "error" | "closed" | "exited" })) => {
+                    bail!("the relay reported {text}")
+                }
                 _ => continue,
             }
         }
     }
 
-    /// The next MCP frame the server sent (relay events and echoes of our own frames are
-    /// skipped; an error event or a closed upstream fails).
+    /// The next MCP frame the server sent, parsed (see [`RelayRx::next_in_raw`]).
     pub async fn next_in(&mut self) -> Result<Value> {
-        loop {
-            let msg = self.next_msg().await?;
-            match msg["type"].as_str() {
-                Some("message") if msg["direction"] == "in" => {
-                    let frame = msg["frame"].as_str().context("a message without a frame")?;
-                    return Ok(serde_json::from_str(frame)?);
-                }
-                Some("event") if matches!(msg["event"]["kind"].as_str(), Some("error" | "closed" | "exited")) => {
-                    bail!("the relay reported {}", msg["event"])
-                }
-                _ => continue,
-            }
-        }
+        Ok(serde_json::from_str(&self.next_in_raw().await?)?)
     }
 
     /// Waits for the answer to request `id`, skipping notifications and other answers.

@@ -141,10 +141,11 @@ impl ArgsState {
     /// Sets a number field from its text: the number as typed, or the text itself with the
     /// reason it cannot be sent (validation then holds the call back).
     pub fn set_number(self, path: &str, text: &str, integer: bool) {
-        let (value, refusal) = match form::number::parse(text, integer) {
-            form::number::Typed::Number(v) => (v, None),
-            form::number::Typed::NotANumber => (Value::String(text.to_owned()), None),
-            form::number::Typed::Refused(why) => (Value::String(text.to_owned()), Some(why)),
+        let typed = form::number::parse(text, integer);
+        let value = typed.value(text);
+        let refusal = match typed {
+            form::number::Typed::Refused(why) => Some(why),
+            _ => None,
         };
         self.refused.update(|r| {
             r.retain(|v| v.path != path);

@@ -234,14 +234,7 @@ fn members(pids: &[u32]) -> Vec<u32> {
     for &pid in pids {
         found.push(pid);
         found.extend(tests::procs::descendants(pid));
-        for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-            let Some(p) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
-            let stat = std::fs::read_to_string(format!("/proc/{p}/stat")).unwrap_or_default();
-            let group = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(2)?.parse::<u32>().ok());
-            if group == Some(pid) {
-                found.push(p);
-            }
-        }
+        found.extend(tests::procs::group(pid));
     }
     found.sort_unstable();
     found.dedup();

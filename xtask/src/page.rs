@@ -55,13 +55,20 @@ pub fn bundle() -> Result<()> {
     )?;
     let bg = stage.join("frontend_bg.wasm");
     let opt = stage.join("frontend_opt.wasm");
-    // The features match what Rust's wasm32 target emits by default.
-    let features = ["--enable-bulk-memory", "--enable-mutable-globals", "--enable-nontrapping-float-to-int"];
-    let features = features.iter().chain(&["--enable-sign-ext", "--enable-reference-types", "--enable-multivalue"]);
-    let mut args: Vec<&str> = vec!["-Oz"];
-    args.extend(features);
     let (bg_s, opt_s) = (show(&bg), show(&opt));
-    args.extend([bg_s.as_str(), "-o", opt_s.as_str()]);
+    // The features match what Rust's wasm32 target emits by default.
+    let args = [
+        "-Oz",
+        "--enable-bulk-memory",
+        "--enable-mutable-globals",
+        "--enable-nontrapping-float-to-int",
+        "--enable-sign-ext",
+        "--enable-reference-types",
+        "--enable-multivalue",
+        &bg_s,
+        "-o",
+        &opt_s,
+    ];
     util::run("wasm-opt", &args, &[("PATH", &path)], None)?;
     std::fs::rename(&opt, &bg)?;
 

@@ -17,6 +17,17 @@ pub enum Typed {
     Refused(String),
 }
 
+impl Typed {
+    /// What the arguments hold for `text`: the number, or the text itself, so that
+    /// validation holds the call back.
+    pub fn value(&self, text: &str) -> Value {
+        match self {
+            Typed::Number(v) => v.clone(),
+            Typed::NotANumber | Typed::Refused(_) => Value::String(text.to_owned()),
+        }
+    }
+}
+
 /// Reads `text` for a field of type `integer` (when `integer`) or `number`.
 pub fn parse(text: &str, integer: bool) -> Typed {
     let t = text.trim();

@@ -18,10 +18,7 @@ fn number_text(v: &Value) -> String {
 
 /// The value a number field's text stands for, as the arguments hold it.
 fn parse_number(text: &str, integer: bool) -> Value {
-    match shared::form::number::parse(text, integer) {
-        shared::form::number::Typed::Number(v) => v,
-        _ => Value::String(text.to_owned()),
-    }
+    shared::form::number::parse(text, integer).value(text)
 }
 
 /// Local text that follows the value at `path` unless it already means the same.
