@@ -24,7 +24,7 @@ fn default_assets() -> PathBuf {
 /// Binds and serves until Ctrl-C or SIGTERM. `announce` receives the URL once listening.
 pub async fn run(args: RunArgs, announce: impl FnOnce(&str)) -> anyhow::Result<()> {
     // A bad --config or --url fails before anything listens.
-    let preset = preset(&args)?;
+    let offer = args.server.offer()?;
     let listener = TcpListener::bind((args.host.as_str(), args.port)).await.map_err(|e| {
         let hint = if e.kind() == std::io::ErrorKind::AddrInUse { " (pass --port 0 to pick a free port)" } else { "" };
         anyhow::anyhow!("cannot listen on {}:{}: {e}{hint}", args.host, args.port)
@@ -38,7 +38,8 @@ pub async fn run(args: RunArgs, announce: impl FnOnce(&str)) -> anyhow::Result<(
     let guard = Arc::new(Guard::new(token.clone(), &args.host, addr.port()));
     let exe = std::env::current_exe()?.to_string_lossy().into_owned();
     let session = Arc::new(SessionConfig {
-        preset,
+        preset: offer.preset.unwrap_or(Target::Demo),
+        servers: offer.servers,
         limits: Limits { max_message_bytes: args.max_message_bytes, max_stderr_line_bytes: MAX_STDERR_LINE },
         demo_command: (exe, vec!["demo-server".into()]),
     });
@@ -59,29 +60,6 @@ pub async fn run(args: RunArgs, announce: impl FnOnce(&str)) -> anyhow::Result<(
     app::serve(listener, state, stop, stop_signal()).await?;
     tracing::info!("relay stopped");
     Ok(())
-}
-
-/// The server the page offers first: `-- COMMAND`, `--url`, `--config --server`, or the demo.
-fn preset(args: &RunArgs) -> anyhow::Result<Target> {
-    if let (Some(file), Some(name)) = (&args.config, &args.server_name) {
-        let text = std::fs::read_to_string(file).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
-        return shared::config::pick(&text, name).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()));
-    }
-    if let Some(url) = &args.url {
-        crate::upstream::remote::parse_url(url).map_err(|e| anyhow::anyhow!(e))?;
-        let (url, headers) = (url.clone(), Default::default());
-        return Ok(match args.transport.as_deref() {
-            Some("http") => Target::Http { url, headers },
-            Some("sse") => Target::Sse { url, headers },
-            _ => Target::Auto { url, headers },
-        });
-    }
-    Ok(match args.server.split_first() {
-        Some((command, rest)) => {
-            Target::Stdio { command: command.clone(), args: rest.to_vec(), env: Default::default() }
-        }
-        None => Target::Demo,
-    })
 }
 
 async fn stop_signal() {

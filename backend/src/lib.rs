@@ -6,6 +6,7 @@ pub mod cli;
 pub mod demo;
 pub mod framing;
 pub mod guard;
+pub mod headless;
 pub mod launch;
 pub mod session;
 pub mod upstream;

@@ -1,26 +1,34 @@
-//! `mcp-playground`: the relay that serves the page, or the built-in demo server.
+//! `mcp-playground`: the relay that serves the page, the headless commands, or the
+//! built-in demo server.
+
+use std::process::ExitCode;
 
 use clap::Parser;
 
-use backend::cli::{Cli, Sub};
+use backend::cli::{self, Cli, Sub};
 
-fn main() -> anyhow::Result<()> {
+fn main() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
-    let demo = matches!(cli.command, Some(Sub::DemoServer));
-    // Logs go to stderr: stdout is the URL line, or the demo server's JSON-RPC channel.
+    // Logs go to stderr: stdout is the URL line, a command's output, or the demo server's
+    // JSON-RPC channel. Only the playground says what it is doing by default.
+    let default = if cli.command.is_none() { "info,tower_http=warn" } else { "warn" };
+    let rust_log = std::env::var("RUST_LOG").ok();
+    let filter = cli::log_filter(cli.log_level, rust_log.as_deref(), default);
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| if demo { "warn".into() } else { "info,tower_http=warn".into() }),
+            tracing_subscriber::EnvFilter::try_new(filter)
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default)),
         )
         .init();
     // One TLS crypto backend for every HTTPS client in the process (remote servers).
     let _ = rustls::crypto::ring::default_provider().install_default();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     match cli.command {
-        Some(Sub::DemoServer) => runtime.block_on(backend::demo::run_stdio()),
-        None => runtime.block_on(backend::launch::run(cli.run, announce)),
+        Some(Sub::DemoServer) => runtime.block_on(backend::demo::run_stdio()).map(|()| ExitCode::SUCCESS),
+        Some(Sub::Tools(args)) => runtime.block_on(backend::headless::tools(args)),
+        Some(Sub::Call(args)) => runtime.block_on(backend::headless::call(args)),
+        None => runtime.block_on(backend::launch::run(cli.run, announce)).map(|()| ExitCode::SUCCESS),
     }
 }
 

@@ -5,12 +5,10 @@
 use std::sync::Arc;
 
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
-use shared::relay::{ClientMsg, Direction, Limits, RELAY_PROTOCOL, RelayEvent, ServerMsg, Target};
+use shared::relay::{ClientMsg, ConfiguredServer, Limits, RELAY_PROTOCOL, RelayEvent, ServerMsg, Target};
 use tokio::sync::{mpsc, watch};
 
-use crate::upstream::remote::{Mode, RemoteUpstream};
-use crate::upstream::stdio::StdioUpstream;
-use crate::upstream::{SendError, UpstreamEvent, now_ms};
+use crate::upstream::{Server, UpstreamEvent, now_ms};
 
 /// Events queued from an upstream before its readers wait for the page.
 const EVENT_QUEUE: usize = 256;
@@ -23,38 +21,11 @@ const FLUSH_BATCH: usize = 64;
 pub struct SessionConfig {
     /// The server the page offers first.
     pub preset: Target,
+    /// Every server of the `--config` file, offered beside the preset.
+    pub servers: Vec<ConfiguredServer>,
     pub limits: Limits,
     /// How to start the built-in demo server: this binary with `demo-server`.
     pub demo_command: (String, Vec<String>),
-}
-
-/// A server process, or a remote server.
-enum Server {
-    Stdio(StdioUpstream),
-    Remote(RemoteUpstream),
-}
-
-impl Server {
-    fn send(&self, frame: String) -> Result<(), SendError> {
-        match self {
-            Server::Stdio(s) => s.send(frame),
-            Server::Remote(r) => r.send(frame),
-        }
-    }
-
-    async fn shutdown(self) {
-        match self {
-            Server::Stdio(s) => s.shutdown().await,
-            Server::Remote(r) => r.shutdown().await,
-        }
-    }
-
-    fn describe(&self) -> String {
-        match self {
-            Server::Stdio(s) => format!("pid {}", s.pid()),
-            Server::Remote(_) => "remote".into(),
-        }
-    }
 }
 
 struct Upstream {
@@ -74,6 +45,7 @@ where
         relay_version: env!("CARGO_PKG_VERSION").into(),
         preset: config.preset.clone(),
         limits: config.limits,
+        servers: config.servers.clone(),
     };
     let mut out = Outbox { tx: &mut tx, open: true };
     out.send(&hello).await;
@@ -156,29 +128,14 @@ async fn on_client_message<Tx: Sink<String> + Unpin>(
         }
         ClientMsg::Connect { target } => {
             let (events_tx, events) = mpsc::channel(EVENT_QUEUE);
-            let started = match &target {
-                Target::Demo | Target::Stdio { .. } => {
-                    let (command, args, env) = match &target {
-                        Target::Stdio { command, args, env } => (command.clone(), args.clone(), env.clone()),
-                        _ => (config.demo_command.0.clone(), config.demo_command.1.clone(), Default::default()),
-                    };
-                    StdioUpstream::start(&command, &args, &env, config.limits, events_tx)
-                        .map(|(s, ev)| (Server::Stdio(s), ev))
-                        .map_err(|e| format!("could not start {command:?}: {e}"))
-                }
-                Target::Http { url, headers } | Target::Sse { url, headers } | Target::Auto { url, headers } => {
-                    let mode = match &target {
-                        Target::Http { .. } => Mode::Http,
-                        Target::Sse { .. } => Mode::Sse,
-                        _ => Mode::Auto,
-                    };
-                    RemoteUpstream::start(mode, url, headers, config.limits, events_tx)
-                        .map(|(r, ev)| (Server::Remote(r), ev))
-                }
-            };
+            let started = Server::start(&target, &config.demo_command, config.limits, events_tx);
             match started {
                 Ok((server, event)) => {
-                    tracing::info!(server = server.describe(), transport = target.transport(), "server started");
+                    tracing::info!(
+                        server = server.describe(),
+                        transport = target.transport().as_str(),
+                        "server started"
+                    );
                     out.event(event).await;
                     *upstream = Some(Upstream { server, events });
                 }
@@ -251,19 +208,7 @@ impl<Tx: Sink<String> + Unpin> Outbox<'_, Tx> {
     }
 
     async fn forward(&mut self, event: UpstreamEvent) {
-        let msg = match event {
-            UpstreamEvent::Frame { at_ms, frame } => {
-                ServerMsg::Message { direction: Direction::In, at_ms, size: frame.len(), frame }
-            }
-            UpstreamEvent::Written { at_ms, frame } => {
-                ServerMsg::Message { direction: Direction::Out, at_ms, size: frame.len(), frame }
-            }
-            UpstreamEvent::Relay { at_ms, event } => ServerMsg::Event { at_ms, event },
-            UpstreamEvent::Ended { reason } => {
-                ServerMsg::Event { at_ms: now_ms(), event: RelayEvent::Closed { reason } }
-            }
-        };
-        self.send(&msg).await;
+        self.send(&event.into_server_msg()).await;
     }
 }
 

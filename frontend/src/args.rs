@@ -1,5 +1,5 @@
-//! The arguments of the selected tool: the JSON value the form edits, the raw JSON text,
-//! validation against the tool's `inputSchema` (`shared::form::Checker`, in the
+//! The arguments of the selected tool as signals over `shared::form::ArgsModel` (the value
+//! the form edits, the raw JSON text, validation against the tool's `inputSchema` in the
 //! browser), and the last arguments per server and tool in browser storage.
 
 use std::collections::HashMap;
@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use serde_json::Value;
-use shared::form::{self, Checker, Field, Violation, pointer};
+use shared::form::{self, ArgsModel, Checker, Field, Violation, pointer};
 use shared::mcp::Tool;
 
 const STORAGE_PREFIX: &str = "mcp-playground.args.v1";
@@ -47,19 +47,15 @@ impl ArgsState {
         let refused = RwSignal::new(Vec::<Violation>::new());
         let violations = Memo::new(move |_| {
             generation.track();
-            let candidate =
-                if raw_mode.get() { serde_json::from_str::<Value>(&raw_text.get()).ok() } else { Some(value.get()) };
-            let mut found = match candidate {
-                Some(v) => checker.with_value(|c| c.as_ref().map(|c| c.check(&v)).unwrap_or_default()),
-                None => Vec::new(),
+            // Only what validation reads, tracked.
+            let model = ArgsModel {
+                value: value.get(),
+                raw_mode: raw_mode.get(),
+                raw_text: raw_text.get(),
+                refused: refused.get(),
+                ..ArgsModel::default()
             };
-            if !raw_mode.get() {
-                refused.with(|r| {
-                    found.retain(|v| !r.iter().any(|x| x.path == v.path));
-                    found.extend(r.iter().cloned());
-                });
-            }
-            found
+            checker.with_value(|c| model.violations(c.as_ref()))
         });
         Self {
             schema: RwSignal::new(Arc::new(Value::Null)),
@@ -78,6 +74,31 @@ impl ArgsState {
         }
     }
 
+    /// The model the signals hold, untracked.
+    fn model(self) -> ArgsModel {
+        ArgsModel {
+            value: self.value.get_untracked(),
+            raw_mode: self.raw_mode.get_untracked(),
+            raw_text: self.raw_text.get_untracked(),
+            raw_error: self.raw_error.get_untracked(),
+            refused: self.refused.get_untracked(),
+            variants: self.variants.get_untracked(),
+        }
+    }
+
+    /// Runs `change` over the model the signals hold, then writes back (and so notifies)
+    /// only the parts that changed.
+    fn edit(self, change: impl FnOnce(&mut ArgsModel)) {
+        let mut m = self.model();
+        change(&mut m);
+        write_back(self.value, m.value);
+        write_back(self.raw_mode, m.raw_mode);
+        write_back(self.raw_text, m.raw_text);
+        write_back(self.raw_error, m.raw_error);
+        write_back(self.refused, m.refused);
+        write_back(self.variants, m.variants);
+    }
+
     /// Shows `tool`'s form, starting from the arguments last used with it on `server`, or
     /// from the schema's defaults.
     pub fn load(self, tool: &Tool, server: &str) {
@@ -94,17 +115,9 @@ impl ArgsState {
             }
         }
         let key = format!("{STORAGE_PREFIX}.{server}.{}", tool.name);
-        let saved = crate::storage::local()
-            .and_then(|s| s.get_item(&key).ok().flatten())
-            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-            .filter(Value::is_object);
-        let start = saved.unwrap_or_else(|| form::initial(&field, &schema));
+        let saved = crate::storage::local().and_then(|s| s.get_item(&key).ok().flatten());
         self.storage_key.set_value(Some(key));
-        self.variants.set(HashMap::new());
-        self.raw_mode.set(false);
-        self.raw_error.set(None);
-        self.refused.set(Vec::new());
-        self.value.set(start);
+        self.edit(|m| m.load(&field, &schema, saved.as_deref()));
         self.schema.set(Arc::new(schema));
         self.field.set(Some(Arc::new(field)));
         self.generation.update(|g| *g += 1);
@@ -113,14 +126,8 @@ impl ArgsState {
     /// Back to the schema's defaults.
     pub fn reset(self) {
         let Some(field) = self.field.get_untracked() else { return };
-        let start = form::initial(&field, &self.schema.get_untracked());
-        self.variants.set(HashMap::new());
-        self.raw_error.set(None);
-        self.refused.set(Vec::new());
-        if self.raw_mode.get_untracked() {
-            self.raw_text.set(pretty(&start));
-        }
-        self.value.set(start);
+        let schema = self.schema.get_untracked();
+        self.edit(|m| m.reset(&field, &schema));
     }
 
     /// The value at `path`, cloned.
@@ -130,73 +137,28 @@ impl ArgsState {
 
     /// Sets the value at `path`, creating missing parent objects on the way.
     pub fn set(self, path: &str, new: Value) {
-        self.value.update(|root| {
-            if !pointer::set(root, path, new.clone()) {
-                ensure_parents(root, path);
-                pointer::set(root, path, new);
-            }
-        });
+        self.edit(|m| m.set(path, new));
     }
 
     /// Sets a number field from its text: the number as typed, or the text itself with the
     /// reason it cannot be sent (validation then holds the call back).
     pub fn set_number(self, path: &str, text: &str, integer: bool) {
-        let typed = form::number::parse(text, integer);
-        let value = typed.value(text);
-        let refusal = match typed {
-            form::number::Typed::Refused(why) => Some(why),
-            _ => None,
-        };
-        self.refused.update(|r| {
-            r.retain(|v| v.path != path);
-            if let Some(message) = refusal {
-                r.push(Violation { path: path.to_owned(), message });
-            }
-        });
-        self.set(path, value);
+        self.edit(|m| m.set_number(path, text, integer));
     }
 
     pub fn remove(self, path: &str) {
-        // Paths after a removed item shift: what was refused there no longer applies.
-        self.refused.set(Vec::new());
-        self.value.update(|root| {
-            pointer::remove(root, path);
-        });
+        self.edit(|m| m.remove(path));
     }
 
     /// Switches between the form and the raw JSON editor. Text that is not a JSON object
     /// stays in the editor with an error; nothing is lost.
     pub fn toggle_raw(self) {
-        if self.raw_mode.get_untracked() {
-            match serde_json::from_str::<Value>(&self.raw_text.get_untracked()) {
-                Ok(v @ Value::Object(_)) => {
-                    self.raw_error.set(None);
-                    self.refused.set(Vec::new());
-                    self.variants.set(HashMap::new());
-                    self.value.set(v);
-                    self.raw_mode.set(false);
-                }
-                Ok(_) => self.raw_error.set(Some("the arguments must be a JSON object".into())),
-                Err(e) => self.raw_error.set(Some(format!("not valid JSON: {e}"))),
-            }
-        } else {
-            self.raw_text.set(pretty(&self.value.get_untracked()));
-            self.raw_error.set(None);
-            self.raw_mode.set(true);
-        }
+        self.edit(ArgsModel::toggle_raw);
     }
 
     /// The arguments to send, or why there are none.
     pub fn current(self) -> Result<Value, String> {
-        if self.raw_mode.get_untracked() {
-            match serde_json::from_str::<Value>(&self.raw_text.get_untracked()) {
-                Ok(v @ Value::Object(_)) => Ok(v),
-                Ok(_) => Err("the arguments must be a JSON object".into()),
-                Err(e) => Err(format!("not valid JSON: {e}")),
-            }
-        } else {
-            Ok(self.value.get_untracked())
-        }
+        self.model().current()
     }
 
     /// Remembers the arguments just sent, for the next time this tool is selected.
@@ -218,19 +180,13 @@ impl Default for ArgsState {
     }
 }
 
-pub fn pretty(v: &Value) -> String {
-    serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string())
-}
-
-/// Creates empty objects for the missing ancestors of `path`.
-fn ensure_parents(root: &mut Value, path: &str) {
-    let mut at = String::new();
-    let tokens: Vec<&str> = path.split('/').skip(1).collect();
-    for token in &tokens[..tokens.len().saturating_sub(1)] {
-        let next = format!("{at}/{token}");
-        if root.pointer(&next).is_none_or(|v| !v.is_object() && !v.is_array()) {
-            pointer::set(root, &next, Value::Object(Default::default()));
+/// Sets `signal` to `new` when that changes it, so an edit notifies only what it changed.
+fn write_back<T: PartialEq + Send + Sync + 'static>(signal: RwSignal<T>, new: T) {
+    signal.maybe_update(|old| {
+        let changed = *old != new;
+        if changed {
+            *old = new;
         }
-        at = next;
-    }
+        changed
+    });
 }

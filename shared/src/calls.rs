@@ -141,6 +141,11 @@ impl Deadline {
         self.last_activity_ms = now_ms;
     }
 
+    /// When [`check`](Self::check) will next say the call expired, if nothing happens before.
+    pub fn due_ms(&self) -> f64 {
+        (self.started_ms + self.max_total_ms).min(self.last_activity_ms + self.timeout_ms)
+    }
+
     pub fn check(&self, now_ms: f64) -> Option<Expiry> {
         let total = now_ms - self.started_ms;
         if total >= self.max_total_ms {
@@ -184,11 +189,13 @@ mod tests {
     fn progress_resets_the_timeout_but_not_the_maximum() {
         let mut d = Deadline::new(1000.0, 100.0, 250.0);
         assert_eq!(d.check(1099.0), None);
+        assert_eq!(d.due_ms(), 1100.0);
         assert_eq!(d.check(1100.0), Some(Expiry::Silent { after_ms: 100.0 }));
         d.on_progress(1090.0);
         assert_eq!(d.check(1150.0), None);
         d.on_progress(1180.0);
         d.on_progress(1240.0);
+        assert_eq!(d.due_ms(), 1250.0, "the maximum comes first");
         assert_eq!(d.check(1249.0), None);
         assert_eq!(d.check(1250.0), Some(Expiry::TooLong { after_ms: 250.0 }));
         // A maximum below the timeout is raised to it.

@@ -1,12 +1,14 @@
 //! The page's MCP client, sans-IO: it makes the frames to send and reads the frames that
 //! arrive, and tells the caller what happened. The page only moves frames and shows updates.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use serde_json::{Value, json};
 
 use crate::jsonrpc::{self, Classified, ErrorObject, Id, Kind};
 use crate::mcp::{CallToolResult, InitializeResult, ListToolsResult, ResourceContents, Tool};
+use crate::pairing::Pairing;
+use crate::relay::Direction;
 
 /// Pages of `tools/list` followed before giving up on a server that never stops paging.
 pub const MAX_TOOL_PAGES: usize = 1000;
@@ -20,12 +22,15 @@ pub enum Update {
     InitializeFailed(String),
     /// The whole tool list, every page followed.
     Tools(Vec<Tool>),
-    /// `tools/list` failed or could not be read.
-    ToolsFailed(String),
+    /// `tools/list` failed or could not be read; `partial` holds the tools of the pages
+    /// that came before the failure (empty when the first page failed).
+    ToolsFailed { message: String, partial: Vec<Tool> },
     /// The server said its tool list changed; a new `tools/list` is on its way.
     ToolsChanged,
     /// A `tools/call` finished.
     CallDone { id: Id, outcome: CallOutcome },
+    /// A `tools/call` got no answer because its transport failed (the relay said so).
+    CallFailed { id: Id, message: String },
     /// A `resources/read` finished: the contents, or why there are none.
     ResourceRead { uri: String, outcome: Result<Vec<ResourceContents>, String> },
     /// A response to a request this client gave up on (cancelled or timed out): shown in
@@ -72,7 +77,7 @@ pub struct Handled {
 #[derive(Debug)]
 pub struct McpClient {
     next_id: i64,
-    waiting: HashMap<Id, Purpose>,
+    waiting: Pairing<Purpose>,
     client_name: String,
     client_version: String,
     protocol_version: String,
@@ -89,7 +94,7 @@ impl McpClient {
     pub fn new(client_version: &str, protocol_version: &str) -> Self {
         Self {
             next_id: 1,
-            waiting: HashMap::new(),
+            waiting: Pairing::new(),
             client_name: "mcp-playground".into(),
             client_version: client_version.into(),
             protocol_version: protocol_version.into(),
@@ -104,7 +109,7 @@ impl McpClient {
     fn request(&mut self, purpose: Purpose, method: &str, params: Option<Value>) -> (Id, String) {
         let id = Id::Number(self.next_id);
         self.next_id += 1;
-        self.waiting.insert(id.clone(), purpose);
+        self.waiting.open(Direction::Out, id.clone(), purpose);
         let frame = jsonrpc::request(&id, method, params);
         (id, frame)
     }
@@ -138,7 +143,7 @@ impl McpClient {
     /// Gives up on a request: it no longer counts as pending, and the server is told with
     /// `notifications/cancelled`. `None` when the request is not pending.
     pub fn cancel(&mut self, id: &Id, reason: &str) -> Option<String> {
-        self.waiting.remove(id)?;
+        self.waiting.forget(Direction::Out, id)?;
         self.abandoned.insert(id.clone());
         Some(jsonrpc::notification("notifications/cancelled", Some(json!({"requestId": id, "reason": reason}))))
     }
@@ -153,9 +158,27 @@ impl McpClient {
         self.request(Purpose::Other, method, params)
     }
 
+    /// The relay could not carry request `id` to an answer (its response stream broke):
+    /// the request ends as what it was for says.
+    pub fn request_failed(&mut self, id: &Id, message: &str) -> Handled {
+        let mut out = Handled::default();
+        match self.waiting.forget(Direction::Out, id) {
+            Some(Purpose::Initialize) => {
+                out.updates.push(Update::InitializeFailed(format!("initialize failed: {message}")))
+            }
+            Some(Purpose::ListTools) => self.tools_failed(format!("failed: {message}"), &mut out),
+            Some(Purpose::CallTool) => out.updates.push(Update::CallFailed { id: id.clone(), message: message.into() }),
+            Some(Purpose::ReadResource(uri)) => out
+                .updates
+                .push(Update::ResourceRead { uri, outcome: Err(format!("resources/read failed: {message}")) }),
+            Some(Purpose::Other) | None => {}
+        }
+        out
+    }
+
     /// Whether a request of ours is still unanswered.
     pub fn is_waiting(&self, id: &Id) -> bool {
-        self.waiting.contains_key(id)
+        self.waiting.is_open(Direction::Out, id)
     }
 
     /// Reads one frame that came from the server.
@@ -172,7 +195,7 @@ impl McpClient {
                     }
                     return out;
                 };
-                let Some(purpose) = self.waiting.remove(id) else {
+                let Some(purpose) = self.waiting.answer(Direction::In, id) else {
                     if self.abandoned.remove(id) {
                         out.updates.push(Update::Late { id: id.clone() });
                     } else {
@@ -211,7 +234,7 @@ impl McpClient {
                     let p = &value["params"];
                     let id = serde_json::from_value::<Id>(p["requestId"].clone()).ok();
                     if let Some(id) = id
-                        && self.waiting.remove(&id).is_some()
+                        && self.waiting.forget(Direction::Out, &id).is_some()
                     {
                         let reason = p["reason"].as_str().map(str::to_owned);
                         out.updates.push(Update::CancelledByServer { id, reason });
@@ -260,12 +283,10 @@ impl McpClient {
                 },
             },
             Purpose::ListTools => match error {
-                Some(e) => {
-                    out.updates.push(Update::ToolsFailed(format!("tools/list failed: {} ({})", e.message, e.code)))
-                }
+                Some(e) => self.tools_failed(format!("failed: {} ({})", e.message, e.code), out),
                 None => match serde_json::from_value::<ListToolsResult>(value["result"].clone()) {
                     Ok(page) => self.on_tools_page(page, out),
-                    Err(e) => out.updates.push(Update::ToolsFailed(format!("unreadable tools/list result: {e}"))),
+                    Err(e) => self.tools_failed(format!("could not be read: {e}"), out),
                 },
             },
             Purpose::CallTool => {
@@ -292,6 +313,22 @@ impl McpClient {
             }
             Purpose::Other => {}
         }
+    }
+
+    /// A page of `tools/list` failed: what came before it is kept and said.
+    fn tools_failed(&mut self, why: String, out: &mut Handled) {
+        let partial = std::mem::take(&mut self.tools);
+        let message = if self.pages == 0 {
+            format!("tools/list {why}")
+        } else {
+            let n = partial.len();
+            format!(
+                "tools/list page {} {why}; showing the {n} tool{} of the pages before it",
+                self.pages + 1,
+                if n == 1 { "" } else { "s" }
+            )
+        };
+        out.updates.push(Update::ToolsFailed { message, partial });
     }
 
     fn on_tools_page(&mut self, page: ListToolsResult, out: &mut Handled) {

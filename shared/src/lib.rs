@@ -8,12 +8,16 @@ pub mod calls;
 pub mod client;
 pub mod cmdline;
 pub mod config;
+pub mod connect_form;
 pub mod form;
 pub mod jsonrpc;
 pub mod mcp;
+pub mod pairing;
 pub mod relay;
 pub mod render;
+pub mod saved;
 pub mod schema;
+pub mod session;
 pub mod timeline;
 
 /// The MCP protocol revision the page asks for in `initialize`.

@@ -1,11 +1,10 @@
 //! The session log the timeline shows: every message both ways and every relay event, in
 //! order, classified, with requests and responses paired and timed.
 
-use std::collections::HashMap;
-
 use serde_json::Value;
 
 use crate::jsonrpc::{self, Id, Kind};
+use crate::pairing::Pairing;
 use crate::relay::{Direction, RelayEvent};
 
 /// Which way a row went, as `data-direction` says it.
@@ -73,8 +72,8 @@ pub struct Row {
 #[derive(Debug, Default)]
 pub struct Timeline {
     rows: Vec<Row>,
-    /// Requests awaiting a response, per direction of the request: id → row.
-    open: HashMap<(RowDirection, Id), usize>,
+    /// Requests awaiting a response: their rows.
+    open: Pairing<usize>,
 }
 
 impl Timeline {
@@ -141,11 +140,10 @@ impl Timeline {
         let mut duration_ms = None;
         match (kind, &id) {
             (RowKind::Request, Some(id)) => {
-                self.open.insert((dir, id.clone()), seq);
+                self.open.open(direction, id.clone(), seq);
             }
             (RowKind::Response | RowKind::Error, Some(id)) => {
-                let request_dir = if dir == RowDirection::In { RowDirection::Out } else { RowDirection::In };
-                if let Some(req) = self.open.remove(&(request_dir, id.clone())) {
+                if let Some(req) = self.open.answer(direction, id) {
                     let request = &mut self.rows[req];
                     request.partner = Some(seq);
                     method = request.method.clone();
@@ -214,19 +212,110 @@ impl Timeline {
         serde_json::json!({"format": "mcp-playground-timeline/1", "rows": rows})
     }
 
-    /// Rows matching a free-text filter (method, id, direction, kind or body text).
-    pub fn filtered(&self, filter: &str) -> Vec<&Row> {
-        let needle = filter.trim().to_lowercase();
-        self.rows
-            .iter()
-            .filter(|r| {
-                needle.is_empty()
-                    || r.method.as_deref().is_some_and(|m| m.to_lowercase().contains(&needle))
-                    || r.kind.as_str() == needle
-                    || r.direction.as_str() == needle
-                    || r.raw.to_lowercase().contains(&needle)
-            })
-            .collect()
+    /// The positions of the rows that pass `filter`, in order.
+    pub fn filter(&self, filter: &RowFilter) -> Vec<usize> {
+        let f = filter.prepared();
+        self.rows.iter().filter(|r| f.passes(r)).map(|r| r.seq).collect()
+    }
+
+    /// Row `seq` as the timeline shows it.
+    pub fn view(&self, seq: usize) -> Option<RowView> {
+        let row = self.rows.get(seq)?;
+        Some(RowView::new(row, self.start_ms().unwrap_or(row.at_ms)))
+    }
+
+    /// The last `n` rows as the timeline shows them.
+    pub fn tail(&self, n: usize) -> Vec<RowView> {
+        let start = self.start_ms().unwrap_or(0.0);
+        self.rows[self.rows.len().saturating_sub(n)..].iter().map(|r| RowView::new(r, start)).collect()
+    }
+}
+
+/// What the timeline's filters ask for; empty parts let everything through.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RowFilter {
+    /// Part of the method (any case), or the exact id.
+    pub text: String,
+    pub direction: Option<RowDirection>,
+    pub kind: Option<RowKind>,
+}
+
+impl RowFilter {
+    /// Whether the filter lets every row through.
+    pub fn is_empty(&self) -> bool {
+        self.text.trim().is_empty() && self.direction.is_none() && self.kind.is_none()
+    }
+
+    fn prepared(&self) -> Prepared<'_> {
+        Prepared { needle: self.text.trim().to_lowercase(), filter: self }
+    }
+}
+
+struct Prepared<'a> {
+    needle: String,
+    filter: &'a RowFilter,
+}
+
+impl Prepared<'_> {
+    fn passes(&self, r: &Row) -> bool {
+        self.filter.direction.is_none_or(|d| d == r.direction)
+            && self.filter.kind.is_none_or(|k| k == r.kind)
+            && (self.needle.is_empty()
+                || r.method.as_deref().is_some_and(|m| m.to_lowercase().contains(&self.needle))
+                || r.id.as_ref().is_some_and(|id| id_text(id) == self.needle))
+    }
+}
+
+fn id_text(id: &Id) -> String {
+    match id {
+        Id::Number(n) => n.to_string(),
+        Id::String(s) => s.clone(),
+    }
+}
+
+impl RowDirection {
+    /// Reads `as_str`'s names.
+    pub fn parse(s: &str) -> Option<Self> {
+        [RowDirection::Out, RowDirection::In, RowDirection::Relay].into_iter().find(|d| d.as_str() == s)
+    }
+}
+
+impl RowKind {
+    /// Reads `as_str`'s names.
+    pub fn parse(s: &str) -> Option<Self> {
+        [RowKind::Request, RowKind::Response, RowKind::Error, RowKind::Notification, RowKind::Event]
+            .into_iter()
+            .find(|k| k.as_str() == s)
+    }
+}
+
+/// A row ready to show: times relative to the session's start, names as the page writes them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RowView {
+    pub seq: usize,
+    pub rel_ms: f64,
+    pub direction: &'static str,
+    pub kind: &'static str,
+    pub method: String,
+    pub id: Option<String>,
+    pub size: usize,
+    pub duration_ms: Option<f64>,
+    pub partner: Option<usize>,
+}
+
+impl RowView {
+    fn new(row: &Row, start_ms: f64) -> Self {
+        Self {
+            seq: row.seq,
+            rel_ms: row.at_ms - start_ms,
+            direction: row.direction.as_str(),
+            kind: row.kind.as_str(),
+            method: row.method.clone().unwrap_or_default(),
+            id: row.id.as_ref().map(id_text),
+            size: row.size,
+            duration_ms: row.duration_ms,
+            partner: row.partner,
+        }
     }
 }
 
@@ -280,9 +369,29 @@ mod tests {
             8 in response - id=99 partner=None dur=None"#]]
         .assert_eq(&dump(&t));
         assert_eq!(t.open_requests(), 0);
-        assert_eq!(t.filtered("tools/call").len(), 2);
-        assert_eq!(t.filtered("relay").len(), 1);
-        assert_eq!(t.filtered("").len(), 9);
+        let f = |text: &str, direction: Option<RowDirection>, kind: Option<RowKind>| {
+            t.filter(&RowFilter { text: text.into(), direction, kind })
+        };
+        assert_eq!(
+            f("TOOLS/", None, None),
+            [2, 7],
+            "part of the method, any case; a response has its request's method"
+        );
+        assert_eq!(f(" 1 ", None, None), [1, 3, 4, 5], "an id matches exactly");
+        assert_eq!(f("9", None, None), Vec::<usize>::new(), "99 is not 9");
+        assert_eq!(f("", Some(RowDirection::Relay), None), [0]);
+        assert_eq!(f("", Some(RowDirection::In), Some(RowKind::Response)), [5, 8]);
+        assert_eq!(f("ping", Some(RowDirection::Out), None), [4]);
+        assert_eq!(f("", None, None).len(), 9);
+        assert!(RowFilter::default().is_empty());
+        let v = t.view(7).unwrap();
+        assert_eq!(
+            (v.rel_ms, v.direction, v.kind, v.method.as_str(), v.id.as_deref()),
+            (40.0, "in", "error", "tools/call", Some("2"))
+        );
+        assert_eq!(t.tail(2).iter().map(|r| r.seq).collect::<Vec<_>>(), [7, 8]);
+        assert_eq!(RowKind::parse("notification"), Some(RowKind::Notification));
+        assert_eq!(RowDirection::parse("relay"), Some(RowDirection::Relay));
     }
 
     #[test]

@@ -26,6 +26,7 @@ fn start() -> Page {
     }));
     let config = Arc::new(SessionConfig {
         preset: Target::Demo,
+        servers: Vec::new(),
         limits: Limits { max_message_bytes: 1 << 20, max_stderr_line_bytes: 1024 },
         demo_command: ("true".into(), vec![]),
     });

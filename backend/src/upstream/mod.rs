@@ -6,7 +6,13 @@ pub mod remote;
 pub mod sse;
 pub mod stdio;
 
-use shared::relay::{Direction, RelayEvent};
+use std::collections::BTreeMap;
+
+use shared::relay::{Direction, Limits, RelayEvent, ServerMsg, Target};
+use tokio::sync::mpsc;
+
+use remote::{Mode, RemoteUpstream};
+use stdio::StdioUpstream;
 
 /// What an upstream reports to its session.
 #[derive(Debug)]
@@ -19,6 +25,83 @@ pub enum UpstreamEvent {
     Relay { at_ms: f64, event: RelayEvent },
     /// A remote connection is over (its stream closed for good).
     Ended { reason: String },
+}
+
+impl UpstreamEvent {
+    /// The message the page (or the headless client) reads for this event.
+    pub fn into_server_msg(self) -> ServerMsg {
+        match self {
+            UpstreamEvent::Frame { at_ms, frame } => {
+                ServerMsg::Message { direction: Direction::In, at_ms, size: frame.len(), frame }
+            }
+            UpstreamEvent::Written { at_ms, frame } => {
+                ServerMsg::Message { direction: Direction::Out, at_ms, size: frame.len(), frame }
+            }
+            UpstreamEvent::Relay { at_ms, event } => ServerMsg::Event { at_ms, event },
+            UpstreamEvent::Ended { reason } => {
+                ServerMsg::Event { at_ms: now_ms(), event: RelayEvent::Closed { reason } }
+            }
+        }
+    }
+}
+
+/// A server process, or a remote server.
+pub enum Server {
+    Stdio(StdioUpstream),
+    Remote(RemoteUpstream),
+}
+
+impl Server {
+    /// Starts what `target` names; its events go to `events`. Returns the server and the
+    /// event that says it started, or why it did not.
+    pub fn start(
+        target: &Target,
+        demo_command: &(String, Vec<String>),
+        limits: Limits,
+        events: mpsc::Sender<UpstreamEvent>,
+    ) -> Result<(Server, RelayEvent), String> {
+        match target {
+            Target::Demo | Target::Stdio { .. } => {
+                let no_env = BTreeMap::new();
+                let (command, args, env, cwd) = match target {
+                    Target::Stdio { command, args, env, cwd } => (command, args, env, cwd.as_deref()),
+                    _ => (&demo_command.0, &demo_command.1, &no_env, None),
+                };
+                StdioUpstream::start(command, args, env, cwd, limits, events)
+                    .map(|(s, ev)| (Server::Stdio(s), ev))
+                    .map_err(|e| format!("could not start {command:?}: {e}"))
+            }
+            Target::Http { url, headers } | Target::Sse { url, headers } | Target::Auto { url, headers } => {
+                let mode = match target {
+                    Target::Http { .. } => Mode::Http,
+                    Target::Sse { .. } => Mode::Sse,
+                    _ => Mode::Auto,
+                };
+                RemoteUpstream::start(mode, url, headers, limits, events).map(|(r, ev)| (Server::Remote(r), ev))
+            }
+        }
+    }
+
+    pub fn send(&self, frame: String) -> Result<(), SendError> {
+        match self {
+            Server::Stdio(s) => s.send(frame),
+            Server::Remote(r) => r.send(frame),
+        }
+    }
+
+    pub async fn shutdown(self) {
+        match self {
+            Server::Stdio(s) => s.shutdown().await,
+            Server::Remote(r) => r.shutdown().await,
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            Server::Stdio(s) => format!("pid {}", s.pid()),
+            Server::Remote(_) => "remote".into(),
+        }
+    }
 }
 
 /// Milliseconds since the Unix epoch, the relay's stamp on everything.

@@ -54,9 +54,24 @@ impl Drop for ProcessGuard {
 }
 
 /// Starts `command` with `args`, piped stdin/stdout/stderr, the relay's environment less
-/// [`WITHHELD_ENV`] plus `env`, in a new process group.
-pub fn spawn(command: &str, args: &[String], env: &BTreeMap<String, String>) -> std::io::Result<(Child, ProcessGuard)> {
+/// [`WITHHELD_ENV`] plus `env`, in `cwd` (default: the relay's), in a new process group.
+pub fn spawn(
+    command: &str,
+    args: &[String],
+    env: &BTreeMap<String, String>,
+    cwd: Option<&str>,
+) -> std::io::Result<(Child, ProcessGuard)> {
     let mut cmd = Command::new(command);
+    if let Some(dir) = cwd {
+        // Said plainly: spawn's own error would blame the command, not the directory.
+        if !std::path::Path::new(dir).is_dir() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!("the working directory {dir:?} does not exist or is not a directory"),
+            ));
+        }
+        cmd.current_dir(dir);
+    }
     cmd.args(args)
         .env_clear()
         .envs(std::env::vars_os().filter(|(k, _)| !WITHHELD_ENV.iter().any(|w| k == w)))

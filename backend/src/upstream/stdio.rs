@@ -37,10 +37,11 @@ impl StdioUpstream {
         command: &str,
         args: &[String],
         env: &BTreeMap<String, String>,
+        cwd: Option<&str>,
         limits: Limits,
         events: mpsc::Sender<UpstreamEvent>,
     ) -> std::io::Result<(Self, RelayEvent)> {
-        let (mut child, guard) = process::spawn(command, args, env)?;
+        let (mut child, guard) = process::spawn(command, args, env, cwd)?;
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");

@@ -3,14 +3,16 @@
 
 use leptos::prelude::*;
 
+use shared::relay::Transport;
+
 use crate::store::{ConnState, Store};
 
 #[component]
 pub fn ConnectionPanel() -> impl IntoView {
     let store = expect_context::<Store>();
     let busy = move || matches!(store.conn.get(), ConnState::Connecting | ConnState::Connected);
-    let is_stdio = move || store.transport.get() == "stdio";
-    let is_remote = move || matches!(store.transport.get().as_str(), "http" | "sse" | "auto");
+    let is_stdio = move || store.transport.get() == Transport::Stdio;
+    let is_remote = move || store.transport.get().is_remote();
     let on_button = move |_| if busy() { store.disconnect() } else { store.connect() };
     let on_enter = move |ev: web_sys::KeyboardEvent| {
         if ev.key() == "Enter" && !busy() {
@@ -23,14 +25,14 @@ pub fn ConnectionPanel() -> impl IntoView {
             <super::saved::SavedServers />
             <label class="field-label" for="transport">"Transport"</label>
             <select id="transport" class="input" data-testid="connect-transport"
-                prop:value=move || store.transport.get()
-                on:change=move |ev| store.transport.set(event_target_value(&ev))
+                prop:value=move || store.transport.get().as_str()
+                on:change=move |ev| {
+                    if let Some(t) = Transport::parse(&event_target_value(&ev)) {
+                        store.transport.set(t);
+                    }
+                }
                 prop:disabled=busy>
-                <option value="demo">"Built-in demo server"</option>
-                <option value="stdio">"Local command (stdio)"</option>
-                <option value="http">"Streamable HTTP"</option>
-                <option value="sse">"HTTP+SSE (legacy)"</option>
-                <option value="auto">"Remote URL (detect)"</option>
+                {Transport::ALL.map(|t| view! { <option value=t.as_str()>{t.label()}</option> })}
             </select>
             <Show when=is_stdio>
                 <label class="field-label" for="command">"Command"</label>
@@ -45,6 +47,13 @@ pub fn ConnectionPanel() -> impl IntoView {
                     prop:value=move || store.env.get()
                     on:input=move |ev| store.env.set(event_target_value(&ev))
                     prop:disabled=busy></textarea>
+                <label class="field-label" for="cwd">"Working directory " <span class="hint">"optional"</span></label>
+                <input id="cwd" class="input mono" data-testid="connect-cwd" type="text" spellcheck="false"
+                    placeholder="the relay's own"
+                    prop:value=move || store.cwd.get()
+                    on:input=move |ev| store.cwd.set(event_target_value(&ev))
+                    on:keydown=on_enter
+                    prop:disabled=busy />
             </Show>
             <Show when=is_remote>
                 <label class="field-label" for="url">"URL"</label>

@@ -4,7 +4,9 @@
 
 use leptos::prelude::*;
 
-use crate::store::{RowView, Store};
+use shared::timeline::RowView;
+
+use crate::store::Store;
 
 /// Rows drawn at most (the most recent ones).
 const MAX_ROWS: usize = 500;
@@ -40,7 +42,7 @@ pub fn FlowView() -> impl IntoView {
     let store = expect_context::<Store>();
     let zoom = RwSignal::new(2.0f64);
     let drawing = move || {
-        let rows = store.rows.with(|r| r[r.len().saturating_sub(MAX_ROWS)..].to_vec());
+        let rows = store.rows_tail(MAX_ROWS);
         let placed = place(&rows, zoom.get());
         let height = placed.last().map_or(TOP + 40.0, |p| p.y + 40.0);
         let by_seq = |seq: usize| placed.iter().find(|p| p.row.seq == seq).map(|p| p.y);
@@ -115,7 +117,7 @@ pub fn FlowView() -> impl IntoView {
                     on:input=move |ev| if let Ok(z) = event_target_value(&ev).parse() { zoom.set(z) } />
             </label>
             <span class="hint small">{move || {
-                let n = store.rows.with(Vec::len);
+                let n = store.row_count.get();
                 if n > MAX_ROWS { format!("the last {MAX_ROWS} of {n} messages") } else { format!("{n} messages") }
             }}</span>
         </div>

@@ -15,7 +15,7 @@ pub fn Notices() -> impl IntoView {
                 <ul>
                     {move || store.notices.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
                 </ul>
-                <button class="button small ghost" on:click=move |_| store.notices.set(Vec::new())>"Dismiss"</button>
+                <button class="button small ghost" on:click=move |_| store.clear_notices()>"Dismiss"</button>
             </div>
         </Show>
     }

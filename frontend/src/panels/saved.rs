@@ -4,21 +4,18 @@
 
 use leptos::prelude::*;
 use shared::relay::Target;
+use shared::saved;
 
 use crate::store::{ConnState, Store};
 
 const KEY: &str = "mcp-playground.servers.v1";
 
 fn load() -> Vec<(String, Target)> {
-    crate::storage::local()
-        .and_then(|s| s.get_item(KEY).ok().flatten())
-        .and_then(|t| serde_json::from_str::<Vec<(String, serde_json::Value)>>(&t).ok())
-        .map(|list| list.into_iter().filter_map(|(name, t)| Some((name, Target::read(t).ok()?))).collect())
-        .unwrap_or_default()
+    crate::storage::local().and_then(|s| s.get_item(KEY).ok().flatten()).map(|t| saved::read(&t)).unwrap_or_default()
 }
 
 fn save(list: &[(String, Target)]) {
-    if let (Some(s), Ok(text)) = (crate::storage::local(), serde_json::to_string(list)) {
+    if let (Some(s), Ok(text)) = (crate::storage::local(), saved::write(list)) {
         let _ = s.set_item(KEY, &text);
     }
 }
@@ -34,30 +31,25 @@ pub fn SavedServers() -> impl IntoView {
     let busy = move || matches!(store.conn.get(), ConnState::Connecting | ConnState::Connected);
     let pick = move |name: String| {
         chosen.set(name.clone());
-        if let Some((_, t)) = servers.with_untracked(|s| s.iter().find(|(n, _)| *n == name).cloned()) {
-            store.apply_target(t);
+        if let Some(t) = servers.with_untracked(|s| saved::find(s, &name).cloned()) {
+            store.apply_target(&t);
         }
     };
     let import = move |_| match shared::config::parse(&text.get_untracked()) {
         Ok(found) => {
             let count = found.len();
-            servers.update(|list| {
-                for (name, target) in found {
-                    list.retain(|(n, _)| *n != name);
-                    list.push((name, target));
-                }
-            });
+            servers.update(|list| saved::merge(list, found));
             servers.with_untracked(|l| save(l));
             error.set(None);
             text.set(String::new());
             importing.set(false);
-            store.notices.update(|n| n.push(format!("imported {count} server{}", if count == 1 { "" } else { "s" })));
+            store.notice(format!("imported {count} server{}", if count == 1 { "" } else { "s" }));
         }
         Err(e) => error.set(Some(e.to_string())),
     };
     let remove = move |_| {
         let name = chosen.get_untracked();
-        servers.update(|l| l.retain(|(n, _)| *n != name));
+        servers.update(|l| saved::forget(l, &name));
         servers.with_untracked(|l| save(l));
         chosen.set(String::new());
     };

@@ -5,8 +5,10 @@
 use leptos::html::Div;
 use leptos::prelude::*;
 
+use shared::timeline::{RowDirection, RowFilter, RowKind, RowView};
+
 use crate::download;
-use crate::store::{RowView, Store};
+use crate::store::Store;
 
 /// Height of one row in pixels (fixed, so the window can be computed).
 const ROW_H: f64 = 28.0;
@@ -25,31 +27,19 @@ fn arrow(direction: &str) -> &'static str {
     }
 }
 
-fn matches(r: &RowView, needle: &str, direction: &str, kind: &str) -> bool {
-    (direction.is_empty() || r.direction == direction)
-        && (kind.is_empty() || r.kind == kind)
-        && (needle.is_empty() || r.method.to_lowercase().contains(needle) || r.id.as_deref() == Some(needle))
-}
-
 #[component]
 pub fn TimelinePanel() -> impl IntoView {
     let store = expect_context::<Store>();
     let text = RwSignal::new(String::new());
-    let direction = RwSignal::new(String::new());
-    let kind = RwSignal::new(String::new());
+    let direction = RwSignal::new(None::<RowDirection>);
+    let kind = RwSignal::new(None::<RowKind>);
     // Indices of the rows that pass the filters; `None` when nothing is filtered.
     let filtered = Memo::new(move |_| {
-        let needle = text.get().trim().to_lowercase();
-        let (d, k) = (direction.get(), kind.get());
-        if needle.is_empty() && d.is_empty() && k.is_empty() {
-            return None;
-        }
-        Some(store.rows.with(|rows| {
-            rows.iter().enumerate().filter(|(_, r)| matches(r, &needle, &d, &k)).map(|(i, _)| i).collect::<Vec<_>>()
-        }))
+        let filter = RowFilter { text: text.get(), direction: direction.get(), kind: kind.get() };
+        (!filter.is_empty()).then(|| store.filter_rows(&filter))
     });
     let total =
-        Memo::new(move |_| filtered.with(|f| f.as_ref().map(Vec::len)).unwrap_or_else(|| store.rows.with(Vec::len)));
+        Memo::new(move |_| filtered.with(|f| f.as_ref().map(Vec::len)).unwrap_or_else(|| store.row_count.get()));
     let scroller = NodeRef::<Div>::new();
     let scroll_top = RwSignal::new(0.0f64);
     let viewport = RwSignal::new(600.0f64);
@@ -86,7 +76,7 @@ pub fn TimelinePanel() -> impl IntoView {
     view! {
         <section class="panel timeline-panel">
             <div class="panel-head">
-                <h2 class="panel-title">"Timeline " <span class="count">{move || store.rows.with(Vec::len)}</span></h2>
+                <h2 class="panel-title">"Timeline " <span class="count">{move || store.row_count.get()}</span></h2>
                 <div class="segmented" role="group" aria-label="Timeline view">
                     <button class="seg" data-label="List" aria-label="List" class:active=move || !flow.get() on:click=move |_| flow.set(false)></button>
                     <button class="seg" data-label="Flow" aria-label="Flow" data-testid="flow-toggle" class:active=move || flow.get() on:click=move |_| flow.set(true)></button>
@@ -101,14 +91,14 @@ pub fn TimelinePanel() -> impl IntoView {
                 <input class="input" type="search" data-testid="timeline-filter" placeholder="Filter by method or id"
                     prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev)) />
                 <select class="input compact" data-testid="timeline-filter-direction" aria-label="Direction"
-                    on:change=move |ev| direction.set(event_target_value(&ev))>
+                    on:change=move |ev| direction.set(RowDirection::parse(&event_target_value(&ev)))>
                     <option value="">"both ways"</option>
                     <option value="out">"→ to server"</option>
                     <option value="in">"← from server"</option>
                     <option value="relay">"• relay"</option>
                 </select>
                 <select class="input compact" data-testid="timeline-filter-kind" aria-label="Kind"
-                    on:change=move |ev| kind.set(event_target_value(&ev))>
+                    on:change=move |ev| kind.set(RowKind::parse(&event_target_value(&ev)))>
                     <option value="">"all kinds"</option>
                     <option value="request">"requests"</option>
                     <option value="response">"responses"</option>
@@ -122,7 +112,7 @@ pub fn TimelinePanel() -> impl IntoView {
                     <For each=window key=move |slot| (*slot, index_of(*slot)) let:slot>
                         {move || {
                             let idx = index_of(slot)?;
-                            let row = store.rows.with(|r| r.get(idx).cloned())?;
+                            let row = store.row(idx)?;
                             Some(view! { <TimelineRow row top=slot as f64 * ROW_H /> })
                         }}
                     </For>
@@ -181,7 +171,7 @@ pub fn LogPanel() -> impl IntoView {
             <section class="panel log-panel">
                 <div class="panel-head">
                     <h2 class="panel-title">"Server log " <span class="count">{count}</span></h2>
-                    <button class="button small ghost" on:click=move |_| store.calls.logs.set(Vec::new())>"Clear"</button>
+                    <button class="button small ghost" on:click=move |_| store.clear_logs()>"Clear"</button>
                 </div>
                 <div class="log-lines mono" data-testid="log-view">
                     // The newest lines; the full log stays in the store (and the timeline).

@@ -1,94 +1,23 @@
-//! The life of a call: confirmation (by policy, from annotation hints), sending, progress,
-//! cancel, timeout, and the states the result pane shows. A late response after cancel or
-//! timeout stays in the timeline and never overwrites the state.
+//! The call as a person makes it: held back while the arguments do not validate,
+//! confirmed first where the policy asks (from annotation hints), then handed to the
+//! session, which owns its life: progress, cancel, timeout, late answers.
 
 use leptos::prelude::*;
 use serde_json::Value;
-use shared::calls::{ConfirmPolicy, Deadline, Expiry};
-use shared::client::{CallOutcome, progress_token};
-use shared::jsonrpc::Id;
+use shared::calls::ConfirmPolicy;
 use shared::mcp::Tool;
-use shared::render::output::{OutputCheck, TextAgreement};
+use shared::session::{CallLimits, LogLine, Progress};
 
-use super::Store;
+use super::{Store, now_ms};
 
 const POLICY_KEY: &str = "mcp-playground.confirm-policy";
 const TIMEOUT_KEY: &str = "mcp-playground.call-timeout-s";
-/// Log lines kept.
-const MAX_LOG_LINES: usize = 2000;
-
-fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
-}
-
-/// The last call, as the result pane shows it.
-#[derive(Debug, Clone, PartialEq)]
-pub enum CallState {
-    Idle,
-    Pending {
-        id: Id,
-        tool: String,
-    },
-    Done {
-        tool: String,
-        outcome: CallOutcome,
-        duration_ms: Option<f64>,
-        output: OutputCheck,
-        agreement: Option<TextAgreement>,
-    },
-    TransportError {
-        tool: String,
-        message: String,
-    },
-    Cancelled {
-        tool: String,
-        reason: String,
-    },
-    Timeout {
-        tool: String,
-        after_ms: f64,
-    },
-}
-
-impl CallState {
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            CallState::Idle => "idle",
-            CallState::Pending { .. } => "pending",
-            CallState::Done { outcome: CallOutcome::ProtocolError { .. }, .. } => "protocol-error",
-            CallState::Done { outcome: CallOutcome::Result { result, .. }, .. } if result.is_error == Some(true) => {
-                "tool-error"
-            }
-            CallState::Done { .. } => "ok",
-            CallState::TransportError { .. } => "transport-error",
-            CallState::Cancelled { .. } => "cancelled",
-            CallState::Timeout { .. } => "timeout",
-        }
-    }
-}
 
 /// A call waiting for a person to confirm it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Confirm {
     pub tool: Tool,
     pub arguments: Value,
-}
-
-/// The latest progress of the pending call.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Progress {
-    pub progress: f64,
-    pub total: Option<f64>,
-    pub message: Option<String>,
-}
-
-/// One `notifications/message` line.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LogLine {
-    pub seq: usize,
-    pub level: String,
-    pub logger: Option<String>,
-    pub text: String,
 }
 
 /// Signals of the call life cycle.
@@ -102,7 +31,6 @@ pub struct CallsState {
     /// Total allowed for one call, in seconds, whatever the progress.
     pub max_total_s: RwSignal<f64>,
     pub logs: RwSignal<Vec<LogLine>>,
-    deadline: StoredValue<Option<Deadline>>,
 }
 
 impl CallsState {
@@ -117,7 +45,6 @@ impl CallsState {
             timeout_s: RwSignal::new(timeout),
             max_total_s: RwSignal::new(600.0),
             logs: RwSignal::new(Vec::new()),
-            deadline: StoredValue::new(None),
         }
     }
 
@@ -134,6 +61,13 @@ impl CallsState {
             if let Some(s) = crate::storage::local() {
                 let _ = s.set_item(TIMEOUT_KEY, &seconds.to_string());
             }
+        }
+    }
+
+    fn limits(self) -> CallLimits {
+        CallLimits {
+            timeout_ms: self.timeout_s.get_untracked() * 1000.0,
+            max_total_ms: self.max_total_s.get_untracked() * 1000.0,
         }
     }
 }
@@ -179,96 +113,22 @@ impl Store {
     }
 
     fn send_call(self, tool: &str, arguments: Value) {
-        if matches!(self.call.get_untracked(), CallState::Pending { .. }) {
-            return;
+        let limits = self.calls.limits();
+        let remembered = arguments.clone();
+        if self.act(|s| s.call_tool(tool, arguments, limits, now_ms())).is_ok() {
+            self.args.remember(&remembered);
         }
-        self.args.remember(&arguments);
-        let (id, frame) = self.client.try_update_value(|c| c.call_tool(tool, arguments)).expect("client lives");
-        let c = self.calls;
-        c.progress.set(None);
-        c.deadline.set_value(Some(Deadline::new(
-            now_ms(),
-            c.timeout_s.get_untracked() * 1000.0,
-            c.max_total_s.get_untracked() * 1000.0,
-        )));
-        self.call.set(CallState::Pending { id, tool: tool.to_owned() });
-        self.send_frame(frame);
-    }
-
-    fn give_up(self, reason: &str) -> Option<String> {
-        let CallState::Pending { id, tool } = self.call.get_untracked() else { return None };
-        self.calls.deadline.set_value(None);
-        if let Some(frame) = self.client.try_update_value(|c| c.cancel(&id, reason)).flatten() {
-            self.send_frame(frame);
-        }
-        Some(tool)
     }
 
     /// Cancels the pending call: `notifications/cancelled`, and the `cancelled` state.
     pub fn cancel_call(self) {
-        let reason = "cancelled by the user";
-        if let Some(tool) = self.give_up(reason) {
-            self.call.set(CallState::Cancelled { tool, reason: reason.into() });
-        }
+        self.act(shared::session::Session::cancel_call);
     }
 
     /// Called on a timer: ends a call that ran out of time.
     pub fn tick(self) {
-        let Some(deadline) = self.calls.deadline.get_value() else { return };
-        let Some(expiry) = deadline.check(now_ms()) else { return };
-        let (after_ms, reason) = match expiry {
-            Expiry::Silent { after_ms } => {
-                (after_ms, format!("timed out after {:.0} s without a response", after_ms / 1000.0))
-            }
-            Expiry::TooLong { after_ms } => {
-                (after_ms, format!("timed out: still running after the maximum of {:.0} s", after_ms / 1000.0))
-            }
-        };
-        if let Some(tool) = self.give_up(&reason) {
-            self.call.set(CallState::Timeout { tool, after_ms });
+        if self.with_session(|s| s.next_deadline_ms().is_some_and(|due| due <= now_ms())) {
+            self.act(|s| s.tick(now_ms()));
         }
-    }
-
-    /// A call ended one way or another: its clock stops.
-    pub(super) fn call_finished(self) {
-        self.calls.deadline.set_value(None);
-    }
-
-    pub(super) fn on_progress(self, token: Value, progress: f64, total: Option<f64>, message: Option<String>) {
-        let CallState::Pending { id, .. } = self.call.get_untracked() else { return };
-        if token != progress_token(&id) {
-            return;
-        }
-        self.calls.deadline.update_value(|d| {
-            if let Some(d) = d {
-                d.on_progress(now_ms());
-            }
-        });
-        self.calls.progress.set(Some(Progress { progress, total, message }));
-    }
-
-    pub(super) fn on_cancelled_by_server(self, id: Id, reason: Option<String>) {
-        if let CallState::Pending { id: pending, tool } = self.call.get_untracked()
-            && pending == id
-        {
-            self.call_finished();
-            let reason = format!("cancelled by the server{}", reason.map(|r| format!(": {r}")).unwrap_or_default());
-            self.call.set(CallState::Cancelled { tool, reason });
-        }
-    }
-
-    pub(super) fn on_log(self, level: String, logger: Option<String>, data: Value) {
-        let text = match data {
-            Value::String(s) => s,
-            other => other.to_string(),
-        };
-        self.calls.logs.update(|l| {
-            let seq = l.last().map_or(0, |x| x.seq + 1);
-            l.push(LogLine { seq, level, logger, text });
-            // Trimmed in bulk, so a flood of log lines costs O(1) per line.
-            if l.len() > 2 * MAX_LOG_LINES {
-                l.drain(..l.len() - MAX_LOG_LINES);
-            }
-        });
     }
 }

@@ -1,108 +1,38 @@
-//! The page's state and the one place that reacts to the relay: it feeds frames to the
-//! sans-IO [`McpClient`] and the [`Timeline`], and turns what they say into signals that
-//! the panels show. Components read signals and call the actions here; they hold no
-//! protocol logic.
+//! The page's state: signals over the sans-IO [`Session`] of `shared`, which holds every
+//! rule of the MCP session. The store moves relay messages in, the session's messages out,
+//! and copies what changed into signals the panels read. Components call the actions here;
+//! they hold no protocol logic.
 
 mod calls;
 
 use std::collections::HashMap;
 
 use leptos::prelude::*;
-use shared::client::{CallOutcome, McpClient, Update as ClientUpdate};
-use shared::cmdline;
-use shared::jsonrpc::{self, Id};
-use shared::mcp::{ResourceContents, Tool};
-use shared::relay::{ClientMsg, Direction, RelayEvent, ServerMsg, Target};
-use shared::render::output::{self, OutputCheck};
-use shared::timeline::{Row, Timeline};
+use shared::connect_form::ConnectForm;
+use shared::mcp::Tool;
+use shared::relay::{ServerMsg, Target, Transport};
+use shared::session::{Changed, Session};
+use shared::timeline::{RowFilter, RowView};
 
 use crate::args::ArgsState;
 use crate::ws::{RelaySocket, SocketState, token_from_location};
-pub use calls::{CallState, Confirm, LogLine, Progress};
+pub use calls::{CallsState, Confirm};
+pub use shared::session::{CallState, ConnState, LogLine, Progress, ReadState, ServerInfo};
 
-/// Stderr lines kept for the stderr view.
-const MAX_STDERR_LINES: usize = 500;
-
-/// The upstream connection as `connection-status` shows it.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ConnState {
-    Disconnected,
-    Connecting,
-    Connected,
-    Error(String),
+/// Milliseconds of the page's monotonic clock.
+pub(crate) fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
 }
 
-impl ConnState {
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            ConnState::Disconnected => "disconnected",
-            ConnState::Connecting => "connecting",
-            ConnState::Connected => "connected",
-            ConnState::Error(_) => "error",
-        }
-    }
-}
-
-/// Who the server says it is.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ServerInfo {
-    pub name: String,
-    pub title: Option<String>,
-    pub version: String,
-    pub protocol_version: String,
-    pub capabilities: Vec<String>,
-    pub instructions: Option<String>,
-}
-
-/// A `resources/read` a person asked for from a resource link.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ReadState {
-    Loading,
-    Done(Vec<ResourceContents>),
-    Failed(String),
-}
-
-/// A timeline row ready to show.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RowView {
-    pub seq: usize,
-    pub rel_ms: f64,
-    pub direction: &'static str,
-    pub kind: &'static str,
-    pub method: String,
-    pub id: Option<String>,
-    pub size: usize,
-    pub duration_ms: Option<f64>,
-    pub partner: Option<usize>,
-}
-
-impl RowView {
-    fn new(row: &Row, start_ms: f64) -> Self {
-        Self {
-            seq: row.seq,
-            rel_ms: row.at_ms - start_ms,
-            direction: row.direction.as_str(),
-            kind: row.kind.as_str(),
-            method: row.method.clone().unwrap_or_default(),
-            id: row.id.as_ref().map(|id| match id {
-                Id::Number(n) => n.to_string(),
-                Id::String(s) => s.clone(),
-            }),
-            size: row.size,
-            duration_ms: row.duration_ms,
-            partner: row.partner,
-        }
-    }
-}
-
-/// All the page's state: signals for what is shown, stored values for the rest.
+/// All the page's state: signals for what is shown, the session for the rest.
 #[derive(Clone, Copy)]
 pub struct Store {
     pub relay: RwSignal<SocketState>,
     pub conn: RwSignal<ConnState>,
-    pub transport: RwSignal<String>,
+    pub transport: RwSignal<Transport>,
     pub command: RwSignal<String>,
     pub env: RwSignal<String>,
+    pub cwd: RwSignal<String>,
     pub url: RwSignal<String>,
     pub headers: RwSignal<String>,
     pub server: RwSignal<Option<ServerInfo>>,
@@ -114,22 +44,16 @@ pub struct Store {
     pub selected: RwSignal<Option<String>>,
     pub args: ArgsState,
     pub call: RwSignal<CallState>,
-    pub rows: RwSignal<Vec<RowView>>,
+    /// How many rows the timeline has; the rows are read from the session.
+    pub row_count: RwSignal<usize>,
     pub selected_row: RwSignal<Option<usize>>,
     pub notices: RwSignal<Vec<String>>,
     pub reads: RwSignal<HashMap<String, ReadState>>,
-    pub calls: calls::CallsState,
-    client: StoredValue<McpClient>,
-    timeline: StoredValue<Timeline>,
+    pub calls: CallsState,
+    session: StoredValue<Session>,
     socket: StoredValue<Option<RelaySocket>, LocalStorage>,
     inbox: StoredValue<Vec<ServerMsg>>,
-    disconnect_requested: StoredValue<bool>,
     preset_applied: StoredValue<bool>,
-    last_exit: StoredValue<Option<String>>,
-}
-
-fn new_client() -> McpClient {
-    McpClient::new(env!("CARGO_PKG_VERSION"), shared::DEFAULT_PROTOCOL_VERSION)
 }
 
 impl Store {
@@ -137,9 +61,10 @@ impl Store {
         Self {
             relay: RwSignal::new(SocketState::Opening),
             conn: RwSignal::new(ConnState::Disconnected),
-            transport: RwSignal::new("demo".into()),
+            transport: RwSignal::new(Transport::Demo),
             command: RwSignal::new(String::new()),
             env: RwSignal::new(String::new()),
+            cwd: RwSignal::new(String::new()),
             url: RwSignal::new(String::new()),
             headers: RwSignal::new(String::new()),
             server: RwSignal::new(None),
@@ -151,18 +76,15 @@ impl Store {
             selected: RwSignal::new(None),
             args: ArgsState::new(),
             call: RwSignal::new(CallState::Idle),
-            rows: RwSignal::new(Vec::new()),
+            row_count: RwSignal::new(0),
             selected_row: RwSignal::new(None),
             notices: RwSignal::new(Vec::new()),
             reads: RwSignal::new(HashMap::new()),
-            calls: calls::CallsState::new(),
-            client: StoredValue::new(new_client()),
-            timeline: StoredValue::new(Timeline::new()),
+            calls: CallsState::new(),
+            session: StoredValue::new(Session::new(env!("CARGO_PKG_VERSION"))),
             socket: StoredValue::new_local(None),
             inbox: StoredValue::new(Vec::new()),
-            disconnect_requested: StoredValue::new(false),
             preset_applied: StoredValue::new(false),
-            last_exit: StoredValue::new(None),
         }
     }
 
@@ -180,86 +102,121 @@ impl Store {
         }
     }
 
-    fn send(self, msg: &ClientMsg) -> bool {
-        self.socket.with_value(|s| s.as_ref().is_some_and(|s| s.send(msg)))
+    /// Runs an action on the session, then sends what it asks and shows what changed.
+    fn act<R>(self, action: impl FnOnce(&mut Session) -> R) -> R {
+        let r = self.session.try_update_value(action).expect("the session lives as long as the page");
+        self.sync();
+        r
     }
 
-    fn send_frame(self, frame: String) {
-        self.send(&ClientMsg::Send { frame });
+    /// Reads from the session.
+    pub fn with_session<R>(self, read: impl FnOnce(&Session) -> R) -> R {
+        self.session.with_value(read)
+    }
+
+    fn sync(self) {
+        loop {
+            let fx = self.session.try_update_value(Session::drain).expect("session");
+            if fx.send.is_empty() && !fx.changed.any() {
+                return;
+            }
+            for msg in &fx.send {
+                let sent = self.socket.with_value(|s| s.as_ref().is_some_and(|s| s.send(msg)));
+                if !sent {
+                    // Said once, by the session; the next turn of the loop shows it.
+                    self.session.update_value(|s| s.relay_lost("not connected to the relay"));
+                    break;
+                }
+            }
+            self.show(fx.changed);
+        }
+    }
+
+    /// Copies the parts of the session that changed into their signals.
+    fn show(self, changed: Changed) {
+        self.session.with_value(|s| {
+            if changed.relay
+                && !self.preset_applied.get_value()
+                && let Some(relay) = s.relay()
+            {
+                self.preset_applied.set_value(true);
+                self.apply_target(&relay.preset);
+            }
+            if changed.conn {
+                self.conn.set(s.conn().clone());
+            }
+            if changed.server {
+                self.server.set(s.server().cloned());
+            }
+            if changed.tools {
+                self.tools_loading.set(s.tools_loading());
+                self.tools_error.set(s.tools_error().map(str::to_owned));
+                if self.tools.with_untracked(|t| t.as_slice() != s.tools()) {
+                    let keep = self.selected.get_untracked().filter(|name| s.tool(name).is_some());
+                    self.tools.set(s.tools().to_vec());
+                    if keep.is_none() {
+                        self.selected.set(None);
+                    }
+                }
+            }
+            if changed.call {
+                self.call.set(s.call().clone());
+                self.calls.progress.set(s.progress().cloned());
+            }
+            if changed.rows {
+                self.row_count.set(s.timeline().len());
+            }
+            if changed.notices {
+                self.notices.set(s.notices().to_vec());
+            }
+            if changed.stderr {
+                self.stderr.set(s.stderr().to_vec());
+            }
+            if changed.logs {
+                self.calls.logs.set(s.logs().to_vec());
+            }
+            if changed.reads {
+                self.reads.set(s.reads().clone());
+            }
+        });
     }
 
     fn on_socket_state(self, state: SocketState) {
         if let SocketState::Lost(reason) = &state {
-            if matches!(self.conn.get_untracked(), ConnState::Connecting | ConnState::Connected) {
-                self.conn.set(ConnState::Error(reason.clone()));
-            }
-            self.fail_pending_call("the relay connection was lost");
+            self.act(|s| s.relay_lost(reason));
         }
         self.relay.set(state);
     }
 
+    /// The connection form's fields.
+    fn form(self) -> ConnectForm {
+        ConnectForm {
+            transport: self.transport.get_untracked(),
+            command: self.command.get_untracked(),
+            env: self.env.get_untracked(),
+            cwd: self.cwd.get_untracked(),
+            url: self.url.get_untracked(),
+            headers: self.headers.get_untracked(),
+        }
+    }
+
     /// Connects to the server described by the connection form.
     pub fn connect(self) {
-        let target = match self.target_from_form() {
+        let target = match self.form().target() {
             Ok(t) => t,
             Err(e) => return self.conn.set(ConnState::Error(e)),
         };
-        self.client.set_value(new_client());
-        self.timeline.set_value(Timeline::new());
-        self.rows.set(Vec::new());
         self.selected_row.set(None);
-        self.stderr.set(Vec::new());
-        self.server.set(None);
-        self.tools.set(Vec::new());
-        self.tools_error.set(None);
-        self.notices.set(Vec::new());
-        self.call.set(CallState::Idle);
-        self.reads.set(HashMap::new());
-        self.calls.logs.set(Vec::new());
         self.calls.confirm.set(None);
-        self.disconnect_requested.set_value(false);
-        self.last_exit.set_value(None);
-        if self.send(&ClientMsg::Connect { target }) {
-            self.conn.set(ConnState::Connecting);
-        } else {
-            self.conn.set(ConnState::Error("not connected to the relay".into()));
-        }
-    }
-
-    /// The server the connection form describes, or what is wrong with the form.
-    fn target_from_form(self) -> Result<Target, String> {
-        let transport = self.transport.get_untracked();
-        if transport == "demo" {
-            return Ok(Target::Demo);
-        }
-        if transport == "stdio" {
-            let words = cmdline::split_command_line(&self.command.get_untracked()).map_err(|e| e.to_string())?;
-            let env = cmdline::parse_env(&self.env.get_untracked()).map_err(|e| e.to_string())?;
-            let (command, args) = words.split_first().expect("split_command_line never returns nothing");
-            return Ok(Target::Stdio { command: command.clone(), args: args.to_vec(), env });
-        }
-        let url = self.url.get_untracked().trim().to_owned();
-        let lower = url.to_ascii_lowercase();
-        if !(lower.starts_with("http://") || lower.starts_with("https://")) {
-            return Err("enter an http:// or https:// URL".into());
-        }
-        let headers = cmdline::parse_headers(&self.headers.get_untracked()).map_err(|e| e.to_string())?;
-        Ok(match transport.as_str() {
-            "http" => Target::Http { url, headers },
-            "sse" => Target::Sse { url, headers },
-            _ => Target::Auto { url, headers },
-        })
+        self.act(|s| s.connect(target));
     }
 
     pub fn disconnect(self) {
-        self.disconnect_requested.set_value(true);
-        self.send(&ClientMsg::Disconnect);
+        self.act(Session::disconnect);
     }
 
     pub fn refresh_tools(self) {
-        let frame = self.client.try_update_value(|c| c.list_tools()).expect("client lives");
-        self.tools_loading.set(true);
-        self.send_frame(frame);
+        self.act(Session::refresh_tools);
     }
 
     pub fn select_tool(self, name: String) {
@@ -272,49 +229,65 @@ impl Store {
 
     /// Whether the server offers `resources` (so links can be opened).
     pub fn has_resources(self) -> bool {
-        self.server.with(|s| s.as_ref().is_some_and(|s| s.capabilities.iter().any(|c| c == "resources")))
+        self.server.with(|s| s.as_ref().is_some_and(|s| s.has("resources")))
     }
 
     /// Reads a resource a link points to; the result lands in `reads`.
     pub fn read_resource(self, uri: String) {
-        let (_, frame) = self.client.try_update_value(|c| c.read_resource(&uri)).expect("client lives");
-        self.reads.update(|r| {
-            r.insert(uri, ReadState::Loading);
-        });
-        self.send_frame(frame);
+        self.act(|s| s.read_resource(&uri));
     }
 
-    fn fail_pending_call(self, message: &str) {
-        if let CallState::Pending { tool, .. } = self.call.get_untracked() {
-            self.call_finished();
-            self.call.set(CallState::TransportError { tool, message: message.into() });
-        }
+    /// Tells the person something (shown with the session's own notices).
+    pub fn notice(self, message: String) {
+        self.act(|s| s.notice(message));
     }
 
-    fn push_row(self, seq: usize) -> Option<f64> {
-        let (view, duration) = self.timeline.with_value(|t| {
-            let row = &t.rows()[seq];
-            (RowView::new(row, t.start_ms().unwrap_or(row.at_ms)), row.duration_ms)
-        });
-        self.rows.update(|rows| {
-            if let Some(p) = view.partner
-                && let Some(req) = rows.get_mut(p)
-            {
-                req.partner = Some(seq);
-            }
-            rows.push(view);
-        });
-        duration
+    pub fn clear_notices(self) {
+        self.act(Session::clear_notices);
+    }
+
+    pub fn clear_logs(self) {
+        self.act(Session::clear_logs);
+    }
+
+    /// Fills the connection form from a target (a preset or a saved server).
+    pub fn apply_target(self, target: &Target) {
+        let mut form = self.form();
+        form.fill(target);
+        self.transport.set(form.transport);
+        self.command.set(form.command);
+        self.env.set(form.env);
+        self.cwd.set(form.cwd);
+        self.url.set(form.url);
+        self.headers.set(form.headers);
     }
 
     /// Every row of the session with its stamps, as a JSON document to download.
     pub fn export_timeline(self) -> String {
-        self.timeline.with_value(|t| serde_json::to_string_pretty(&t.export()).unwrap_or_default())
+        self.with_session(|s| serde_json::to_string_pretty(&s.timeline().export()).unwrap_or_default())
     }
 
     /// The full JSON of a row, for the detail view.
     pub fn row_detail(self, seq: usize) -> Option<String> {
-        self.timeline.with_value(|t| t.pretty(seq))
+        self.with_session(|s| s.timeline().pretty(seq))
+    }
+
+    /// Row `seq` as the timeline shows it (tracks new rows).
+    pub fn row(self, seq: usize) -> Option<RowView> {
+        self.row_count.track();
+        self.with_session(|s| s.timeline().view(seq))
+    }
+
+    /// The last `n` rows (tracks new rows).
+    pub fn rows_tail(self, n: usize) -> Vec<RowView> {
+        self.row_count.track();
+        self.with_session(|s| s.timeline().tail(n))
+    }
+
+    /// The rows passing `filter`, by position (tracks new rows).
+    pub fn filter_rows(self, filter: &RowFilter) -> Vec<usize> {
+        self.row_count.track();
+        self.with_session(|s| s.timeline().filter(filter))
     }
 
     /// Queues a relay message; the queue is worked off in one go as soon as the browser is
@@ -331,211 +304,12 @@ impl Store {
 
     fn flush(self) {
         let batch = self.inbox.try_update_value(std::mem::take).unwrap_or_default();
-        for msg in batch {
-            self.on_server_msg(msg);
-        }
-    }
-
-    fn on_server_msg(self, msg: ServerMsg) {
-        match msg {
-            ServerMsg::Hello { preset, .. } => self.apply_preset(preset),
-            ServerMsg::Message { direction, at_ms, size, frame } => {
-                // Parsed once: a result can be tens of megabytes.
-                let parsed = jsonrpc::parse(&frame);
-                let classified = parsed.as_ref().map(|(_, c)| c.clone()).map_err(Clone::clone);
-                let seq = self
-                    .timeline
-                    .try_update_value(|t| t.push_classified(direction, at_ms, size, frame, classified))
-                    .expect("timeline lives");
-                let duration = self.push_row(seq);
-                let parsed = parsed.ok().filter(|_| direction == Direction::In);
-                if let Some((value, classified)) = parsed {
-                    let handled =
-                        self.client.try_update_value(|c| c.handle(&value, &classified)).expect("client lives");
-                    for reply in handled.replies {
-                        self.send_frame(reply);
-                    }
-                    for update in handled.updates {
-                        self.apply(update, duration);
-                    }
-                }
+        let now = now_ms();
+        self.act(|s| {
+            for msg in batch {
+                s.receive(msg, now);
             }
-            ServerMsg::Event { at_ms, event } => {
-                let seq = self.timeline.try_update_value(|t| t.push_event(at_ms, &event)).expect("timeline lives");
-                self.push_row(seq);
-                self.on_relay_event(event);
-            }
-        }
-    }
-
-    fn apply_preset(self, preset: Target) {
-        if self.preset_applied.get_value() {
-            return;
-        }
-        self.preset_applied.set_value(true);
-        self.apply_target(preset);
-    }
-
-    /// Fills the connection form from a target (a preset or a saved server).
-    pub fn apply_target(self, target: Target) {
-        self.transport.set(target.transport().into());
-        match target {
-            Target::Stdio { command, args, env } => {
-                let mut words = vec![command];
-                words.extend(args);
-                self.command.set(cmdline::join_command_line(&words));
-                self.env.set(cmdline::format_env(&env));
-            }
-            Target::Http { url, headers } | Target::Sse { url, headers } | Target::Auto { url, headers } => {
-                self.url.set(url);
-                self.headers.set(cmdline::format_headers(&headers));
-            }
-            Target::Demo => {}
-        }
-    }
-
-    fn on_relay_event(self, event: RelayEvent) {
-        match event {
-            RelayEvent::Spawned { .. } | RelayEvent::Connected { .. } => {
-                let frame = self.client.try_update_value(|c| c.initialize()).expect("client lives");
-                self.send_frame(frame);
-            }
-            RelayEvent::Note { message } => self.notices.update(|n| n.push(message)),
-            RelayEvent::RequestFailed { id, message } => {
-                if let CallState::Pending { id: pending, .. } = self.call.get_untracked()
-                    && serde_json::to_value(&pending).ok().as_ref() == Some(&id)
-                {
-                    self.fail_pending_call(&message);
-                }
-            }
-            RelayEvent::Stderr { line, .. } => self.stderr.update(|s| {
-                s.push(line);
-                // Trimmed in bulk, so a chatty server costs O(1) per line.
-                if s.len() > 2 * MAX_STDERR_LINES {
-                    s.drain(..s.len() - MAX_STDERR_LINES);
-                }
-            }),
-            RelayEvent::Exited { code, signal } => {
-                let how = match (code, signal) {
-                    (Some(c), _) => format!("the server exited with code {c}"),
-                    (None, Some(s)) => format!("the server was ended by signal {s}"),
-                    _ => "the server exited".to_owned(),
-                };
-                self.last_exit.set_value(Some(how));
-            }
-            RelayEvent::Closed { reason } => {
-                let asked = self.disconnect_requested.get_value();
-                let state = self.conn.get_untracked();
-                if asked || matches!(state, ConnState::Disconnected | ConnState::Error(_)) {
-                    if !matches!(state, ConnState::Error(_)) {
-                        self.conn.set(ConnState::Disconnected);
-                    }
-                } else {
-                    let mut why = self.last_exit.get_value().unwrap_or(reason);
-                    if let Some(last) = self.stderr.with_untracked(|s| s.last().cloned()) {
-                        why = format!("{why}; last stderr line: {last}");
-                    }
-                    self.conn.set(ConnState::Error(why));
-                }
-                self.tools_loading.set(false);
-                self.fail_pending_call("the connection to the server ended during the call");
-            }
-            RelayEvent::Error { message } => {
-                if self.conn.get_untracked() == ConnState::Connecting {
-                    self.conn.set(ConnState::Error(message));
-                    // A remote server that refused us is still a connection at the relay.
-                    self.disconnect();
-                } else {
-                    self.notices.update(|n| n.push(message));
-                }
-            }
-            RelayEvent::Oversized { direction, size, limit } => {
-                let which = if direction == Direction::In { "from the server" } else { "to the server" };
-                self.notices.update(|n| {
-                    n.push(format!(
-                        "a message {which} of {size} bytes exceeded the limit of {limit} bytes and was dropped"
-                    ))
-                });
-            }
-            RelayEvent::InvalidFrame { error, .. } => {
-                self.notices.update(|n| n.push(format!("the server wrote a line that is not JSON-RPC ({error})")));
-            }
-        }
-    }
-
-    fn apply(self, update: ClientUpdate, duration_ms: Option<f64>) {
-        match update {
-            ClientUpdate::Ready(result) => {
-                self.server.set(Some(ServerInfo {
-                    name: result.server_info.name.clone(),
-                    title: result.server_info.title.clone(),
-                    version: result.server_info.version.clone(),
-                    protocol_version: result.protocol_version.clone(),
-                    capabilities: result.capabilities.keys().cloned().collect(),
-                    instructions: result.instructions.clone(),
-                }));
-                self.conn.set(ConnState::Connected);
-                self.tools_loading.set(true);
-            }
-            ClientUpdate::InitializeFailed(message) => {
-                self.conn.set(ConnState::Error(message));
-                self.disconnect();
-            }
-            ClientUpdate::Tools(tools) => {
-                self.tools_loading.set(false);
-                self.tools_error.set(None);
-                let keep = self.selected.get_untracked().filter(|s| tools.iter().any(|t| &t.name == s));
-                self.tools.set(tools);
-                if keep.is_none() {
-                    self.selected.set(None);
-                }
-            }
-            ClientUpdate::ToolsFailed(message) => {
-                self.tools_loading.set(false);
-                self.tools_error.set(Some(message));
-            }
-            ClientUpdate::ToolsChanged => {
-                self.tools_loading.set(true);
-                self.notices.update(|n| n.push("the server's tool list changed; refreshed".into()));
-            }
-            ClientUpdate::CallDone { id, outcome } => {
-                if let CallState::Pending { id: pending, tool } = self.call.get_untracked()
-                    && pending == id
-                {
-                    let schema = self
-                        .tools
-                        .with_untracked(|t| t.iter().find(|t| t.name == tool).and_then(|t| t.output_schema.clone()));
-                    let (output, agreement) = match &outcome {
-                        CallOutcome::Result { result, .. } => {
-                            (output::check(schema.as_ref(), result), output::text_agreement(result))
-                        }
-                        _ => (OutputCheck::Skipped("no result to check".into()), None),
-                    };
-                    self.call_finished();
-                    self.call.set(CallState::Done { tool, outcome, duration_ms, output, agreement });
-                }
-            }
-            ClientUpdate::ResourceRead { uri, outcome } => {
-                let state = match outcome {
-                    Ok(contents) => ReadState::Done(contents),
-                    Err(e) => ReadState::Failed(e),
-                };
-                self.reads.update(|r| {
-                    r.insert(uri, state);
-                });
-            }
-            ClientUpdate::Progress { token, progress, total, message } => {
-                self.on_progress(token, progress, total, message)
-            }
-            ClientUpdate::Late { id } => self.notices.update(|n| {
-                n.push(format!(
-                    "a late response to request #{id} arrived after it was given up on; it is in the timeline"
-                ))
-            }),
-            ClientUpdate::CancelledByServer { id, reason } => self.on_cancelled_by_server(id, reason),
-            ClientUpdate::Log { level, logger, data } => self.on_log(level, logger, data),
-            ClientUpdate::Notice(n) => self.notices.update(|v| v.push(n)),
-        }
+        });
     }
 }
 

@@ -1,18 +1,23 @@
 //! Forms from JSON Schema: the model a tool's `inputSchema` becomes, the values it starts
 //! from, JSON Pointer editing of the arguments, and validation before sending.
 
+mod args;
 mod build;
+pub mod cli;
 mod dump;
 mod initial;
 mod model;
 pub mod number;
 pub mod pointer;
+mod rules;
 mod validate;
 
+pub use args::ArgsModel;
 pub use build::{build, build_at, resolve};
 pub use dump::dump;
 pub use initial::{guess_variant, initial};
 pub use model::*;
+pub use rules::{KeySchema, initial_not_null, unused_key};
 pub use validate::{Checker, Violation};
 
 #[cfg(test)]

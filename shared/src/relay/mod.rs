@@ -9,6 +9,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 mod read;
+mod transport;
+
+pub use transport::Transport;
 
 /// Version of this wire protocol; the relay states it in [`ServerMsg::Hello`].
 pub const RELAY_PROTOCOL: u32 = 1;
@@ -26,6 +29,9 @@ pub enum Target {
         args: Vec<String>,
         #[serde(default)]
         env: BTreeMap<String, String>,
+        /// The directory the command starts in (default: the relay's own).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cwd: Option<String>,
     },
     /// A remote server over Streamable HTTP (revisions 2025-03-26 and later).
     Http {
@@ -48,14 +54,65 @@ pub enum Target {
 }
 
 impl Target {
-    pub fn transport(&self) -> &'static str {
+    pub fn transport(&self) -> Transport {
         match self {
-            Target::Demo => "demo",
-            Target::Stdio { .. } => "stdio",
-            Target::Http { .. } => "http",
-            Target::Sse { .. } => "sse",
-            Target::Auto { .. } => "auto",
+            Target::Demo => Transport::Demo,
+            Target::Stdio { .. } => Transport::Stdio,
+            Target::Http { .. } => Transport::Http,
+            Target::Sse { .. } => Transport::Sse,
+            Target::Auto { .. } => Transport::Auto,
         }
+    }
+}
+
+/// A server of the relay's `--config` file, offered in the page beside the preset: where
+/// to reach it, or why its entry could not be read (other entries stay usable).
+///
+/// On the wire: `{"name": …, "target": {…}}` or `{"name": …, "error": "…"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "ConfiguredWire", into = "ConfiguredWire")]
+pub struct ConfiguredServer {
+    pub name: String,
+    pub target: Result<Target, String>,
+}
+
+/// The JSON shape of [`ConfiguredServer`]: exactly one of `target` and `error`.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfiguredWire {
+    name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    target: Option<Target>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+impl TryFrom<ConfiguredWire> for ConfiguredServer {
+    type Error = String;
+
+    fn try_from(w: ConfiguredWire) -> Result<Self, String> {
+        ConfiguredServer::new(w.name, w.target, w.error)
+    }
+}
+
+impl From<ConfiguredServer> for ConfiguredWire {
+    fn from(s: ConfiguredServer) -> Self {
+        let (target, error) = match s.target {
+            Ok(t) => (Some(t), None),
+            Err(e) => (None, Some(e)),
+        };
+        ConfiguredWire { name: s.name, target, error }
+    }
+}
+
+impl ConfiguredServer {
+    fn new(name: String, target: Option<Target>, error: Option<String>) -> Result<Self, String> {
+        let target = match (target, error) {
+            (Some(t), None) => Ok(t),
+            (None, Some(e)) => Err(e),
+            _ => return Err(format!("configured server `{name}`: expected either `target` or `error`")),
+        };
+        Ok(ConfiguredServer { name, target })
     }
 }
 
@@ -102,6 +159,9 @@ pub enum ServerMsg {
         /// The server chosen on the command line, or the demo server.
         preset: Target,
         limits: Limits,
+        /// Every server of the `--config` file, in file order (none without one).
+        #[serde(default)]
+        servers: Vec<ConfiguredServer>,
     },
     /// An MCP message forwarded (`in`) or written to the server (`out`), stamped by the relay.
     Message {
@@ -179,6 +239,7 @@ mod tests {
                     command: "node".into(),
                     args: vec!["server.js".into()],
                     env: [("DEBUG".to_string(), "1".to_string())].into(),
+                    cwd: None,
                 },
             },
             ClientMsg::Send { frame: r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.into() },
@@ -220,6 +281,28 @@ mod tests {
                 relay_version: "0.1.0".into(),
                 preset: Target::Demo,
                 limits: Limits { max_message_bytes: 1024, max_stderr_line_bytes: 64 },
+                servers: vec![],
+            },
+            ServerMsg::Hello {
+                protocol: RELAY_PROTOCOL,
+                relay_version: "0.1.0".into(),
+                preset: Target::Auto { url: "http://127.0.0.1:3001/mcp".into(), headers: Default::default() },
+                limits: Limits { max_message_bytes: 1024, max_stderr_line_bytes: 64 },
+                servers: vec![
+                    ConfiguredServer {
+                        name: "files".into(),
+                        target: Ok(Target::Stdio {
+                            command: "npx".into(),
+                            args: vec!["-y".into()],
+                            env: Default::default(),
+                            cwd: Some("/srv".into()),
+                        }),
+                    },
+                    ConfiguredServer {
+                        name: "broken".into(),
+                        target: Err("\"args\" must be an array of strings".into()),
+                    },
+                ],
             },
             ServerMsg::Message { direction: Direction::In, at_ms: 1.5, size: 2, frame: "{}".into() },
             ServerMsg::Event {
@@ -254,7 +337,8 @@ mod tests {
         ];
         let out: Vec<String> = msgs.iter().map(json).collect();
         expect![[r#"
-            {"type":"hello","protocol":1,"relay_version":"0.1.0","preset":{"transport":"demo"},"limits":{"max_message_bytes":1024,"max_stderr_line_bytes":64}}
+            {"type":"hello","protocol":1,"relay_version":"0.1.0","preset":{"transport":"demo"},"limits":{"max_message_bytes":1024,"max_stderr_line_bytes":64},"servers":[]}
+            {"type":"hello","protocol":1,"relay_version":"0.1.0","preset":{"transport":"auto","url":"http://127.0.0.1:3001/mcp","headers":{}},"limits":{"max_message_bytes":1024,"max_stderr_line_bytes":64},"servers":[{"name":"files","target":{"transport":"stdio","command":"npx","args":["-y"],"env":{},"cwd":"/srv"}},{"name":"broken","error":"\"args\" must be an array of strings"}]}
             {"type":"message","direction":"in","at_ms":1.5,"size":2,"frame":"{}"}
             {"type":"event","at_ms":2.0,"event":{"kind":"spawned","pid":42,"command":"node","args":[]}}
             {"type":"event","at_ms":3.0,"event":{"kind":"stderr","line":"warn","truncated":false}}
@@ -277,6 +361,7 @@ mod tests {
             r#"{"type":"hello","protocol":1,"relay_version":"1","preset":{"transport":"auto","url":"http://x"},"limits":{"max_message_bytes":1,"max_stderr_line_bytes":1}}"#,
             r#"{"type":"event","at_ms":1,"event":{"kind":"spawned","command":"x","args":["a"]}}"#,
             r#"{"type":"event","at_ms":1,"event":{"kind":"exited","code":null,"signal":9}}"#,
+            r#"{"type":"hello","protocol":1,"relay_version":"1","preset":{"transport":"demo"},"limits":{"max_message_bytes":1,"max_stderr_line_bytes":1},"servers":[{"name":"a","target":null,"error":"x"},{"name":"b","target":{"transport":"stdio","command":"c","cwd":null}}]}"#,
         ];
         for j in targets {
             assert_eq!(ServerMsg::read(j).unwrap(), serde_json::from_str::<ServerMsg>(j).unwrap(), "{j}");
@@ -306,6 +391,14 @@ mod tests {
             r#"{"type":"hello","protocol":1,"relay_version":"1","preset":{"transport":"demo"},"limits":{"max_message_bytes":1}}"#,
             r#"{"type":"hello","protocol":1,"relay_version":"1","preset":{"transport":"stdio","command":"x","env":{"A":1}},"limits":{"max_message_bytes":1,"max_stderr_line_bytes":1}}"#,
             r#"{"type":"hello","protocol":4294967296,"relay_version":"1","preset":{"transport":"demo"},"limits":{"max_message_bytes":1,"max_stderr_line_bytes":1}}"#,
+            r#"{"type":"hello","protocol":1,"relay_version":"1","preset":{"transport":"demo"},"limits":{"max_message_bytes":1,"max_stderr_line_bytes":1},"servers":null}"#,
+            r#"{"type":"hello","protocol":1,"relay_version":"1","preset":{"transport":"demo"},"limits":{"max_message_bytes":1,"max_stderr_line_bytes":1},"servers":{}}"#,
+            r#"{"type":"hello","protocol":1,"relay_version":"1","preset":{"transport":"demo"},"limits":{"max_message_bytes":1,"max_stderr_line_bytes":1},"servers":[{"name":"a"}]}"#,
+            r#"{"type":"hello","protocol":1,"relay_version":"1","preset":{"transport":"demo"},"limits":{"max_message_bytes":1,"max_stderr_line_bytes":1},"servers":[{"name":"a","target":{"transport":"demo"},"error":"x"}]}"#,
+            r#"{"type":"hello","protocol":1,"relay_version":"1","preset":{"transport":"demo"},"limits":{"max_message_bytes":1,"max_stderr_line_bytes":1},"servers":[{"name":"a","error":"x","note":"y"}]}"#,
+            r#"{"type":"hello","protocol":1,"relay_version":"1","preset":{"transport":"demo"},"limits":{"max_message_bytes":1,"max_stderr_line_bytes":1},"servers":[{"name":1,"error":"x"}]}"#,
+            r#"{"type":"hello","protocol":1,"relay_version":"1","preset":{"transport":"demo"},"limits":{"max_message_bytes":1,"max_stderr_line_bytes":1},"servers":[{"name":"a","target":{"transport":"ftp"}}]}"#,
+            r#"{"type":"hello","protocol":1,"relay_version":"1","preset":{"transport":"demo"},"limits":{"max_message_bytes":1,"max_stderr_line_bytes":1},"servers":[{"name":"a","error":7}]}"#,
         ];
         let mut out = Vec::new();
         for j in bad {
@@ -332,7 +425,15 @@ mod tests {
             unknown transport `ftp`
             limits: missing field `max_stderr_line_bytes`
             target: `env` should be an object of strings, found a number
-            hello: `protocol` is out of range"#]]
+            hello: `protocol` is out of range
+            relay message: `servers` should be a list, found null
+            relay message: `servers` should be a list, found an object
+            configured server `a`: expected either `target` or `error`
+            configured server `a`: expected either `target` or `error`
+            configured server: unknown field `note`
+            configured server: `name` should be a string, found a number
+            unknown transport `ftp`
+            configured server: `error` should be a string, found a number"#]]
         .assert_eq(&out.join("\n"));
     }
 

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::{ClientMsg, Direction, Limits, RelayEvent, ServerMsg, Target};
+use super::{ClientMsg, ConfiguredServer, Direction, Limits, RelayEvent, ServerMsg, Target, Transport};
 
 /// The fields of one JSON object, taken one by one; what is left over is an error.
 struct Fields {
@@ -46,6 +46,14 @@ impl Fields {
         match self.need(key)? {
             Value::String(s) => Ok(s),
             other => Err(self.wrong(key, "a string", &other)),
+        }
+    }
+
+    fn opt_string(&mut self, key: &str) -> Read<Option<String>> {
+        match self.take(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(other) => Err(self.wrong(key, "a string", &other)),
         }
     }
 
@@ -157,6 +165,13 @@ impl ServerMsg {
                     relay_version: f.string("relay_version")?,
                     preset: Target::read(f.need("preset")?)?,
                     limits: read_limits(f.need("limits")?)?,
+                    servers: match f.take("servers") {
+                        None => Vec::new(),
+                        Some(Value::Array(items)) => {
+                            items.into_iter().map(ConfiguredServer::read).collect::<Read<_>>()?
+                        }
+                        Some(other) => return Err(f.wrong("servers", "a list", &other)),
+                    },
                 }
             }
             "message" => ServerMsg::Message {
@@ -203,20 +218,36 @@ impl Target {
     /// Reads a server target (as the relay announces it, or as the page stored it).
     pub fn read(value: Value) -> Read<Target> {
         let mut f = Fields::new("target", value)?;
-        let target = match f.string("transport")?.as_str() {
-            "demo" => Target::Demo,
-            "stdio" => Target::Stdio {
+        let name = f.string("transport")?;
+        let Some(transport) = Transport::parse(&name) else { return Err(format!("unknown transport `{name}`")) };
+        let target = match transport {
+            Transport::Demo => Target::Demo,
+            Transport::Stdio => Target::Stdio {
                 command: f.string("command")?,
                 args: f.strings("args", true)?,
                 env: f.string_map("env")?,
+                cwd: f.opt_string("cwd")?,
             },
-            "http" => Target::Http { url: f.string("url")?, headers: f.string_map("headers")? },
-            "sse" => Target::Sse { url: f.string("url")?, headers: f.string_map("headers")? },
-            "auto" => Target::Auto { url: f.string("url")?, headers: f.string_map("headers")? },
-            other => return Err(format!("unknown transport `{other}`")),
+            Transport::Http => Target::Http { url: f.string("url")?, headers: f.string_map("headers")? },
+            Transport::Sse => Target::Sse { url: f.string("url")?, headers: f.string_map("headers")? },
+            Transport::Auto => Target::Auto { url: f.string("url")?, headers: f.string_map("headers")? },
         };
         f.done()?;
         Ok(target)
+    }
+}
+
+impl ConfiguredServer {
+    fn read(value: Value) -> Read<ConfiguredServer> {
+        let mut f = Fields::new("configured server", value)?;
+        let name = f.string("name")?;
+        let target = match f.take("target") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(Target::read(v)?),
+        };
+        let error = f.opt_string("error")?;
+        f.done()?;
+        ConfiguredServer::new(name, target, error)
     }
 }
 

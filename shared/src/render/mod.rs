@@ -5,6 +5,7 @@
 pub mod markdown;
 pub mod media;
 pub mod output;
+pub mod terminal;
 
 use serde_json::Value;
 

@@ -12,7 +12,7 @@ mod format;
 mod net;
 mod numbers;
 mod objects;
-mod pattern;
+pub(crate) mod pattern;
 mod refs;
 mod strings;
 mod types;

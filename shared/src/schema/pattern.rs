@@ -4,18 +4,18 @@
 //! differs (`\d`, `\w`, `\b` are ASCII-only in ECMA-262) are rewritten.
 
 /// A compiled pattern; matches anywhere in the text (patterns are not anchored).
-pub(super) struct Pattern {
+pub(crate) struct Pattern {
     source: String,
     engine: Engine,
 }
 
 impl Pattern {
     /// Compiles `source`; the error is the engine's.
-    pub(super) fn new(source: &str) -> Result<Pattern, String> {
+    pub(crate) fn new(source: &str) -> Result<Pattern, String> {
         Ok(Pattern { source: source.to_owned(), engine: Engine::new(source)? })
     }
 
-    pub(super) fn is_match(&self, text: &str) -> bool {
+    pub(crate) fn is_match(&self, text: &str) -> bool {
         self.engine.is_match(text)
     }
 

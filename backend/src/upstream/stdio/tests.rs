@@ -9,7 +9,7 @@ const LIMITS: Limits = Limits { max_message_bytes: 4096, max_stderr_line_bytes: 
 fn sh(script: &str) -> (StdioUpstream, mpsc::Receiver<UpstreamEvent>) {
     let (tx, rx) = mpsc::channel(64);
     let (up, spawned) =
-        StdioUpstream::start("sh", &["-c".into(), script.into()], &BTreeMap::new(), LIMITS, tx).unwrap();
+        StdioUpstream::start("sh", &["-c".into(), script.into()], &BTreeMap::new(), None, LIMITS, tx).unwrap();
     assert!(matches!(spawned, RelayEvent::Spawned { pid: Some(p), .. } if p == up.pid()));
     (up, rx)
 }

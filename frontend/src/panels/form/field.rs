@@ -2,6 +2,8 @@
 //! and extra keys), arrays (add, remove, reorder, tuples), variants of `oneOf`/`anyOf`, the
 //! explicit null choice, lazily expanded recursive fields, errors at the field.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 use serde_json::Value;
 use shared::form::{self, ArraySpec, Field, Kind, ObjectSpec, pointer};
@@ -50,13 +52,7 @@ pub fn field_view(field: Field, path: String, name: String, required: bool, dept
                         if event_target_checked(&ev) {
                             args.set(&p, Value::Null);
                         } else {
-                            let mut start = form::initial(&f, &args.schema.get_untracked());
-                            if start.is_null() {
-                                let mut plain = f.clone();
-                                plain.default = None;
-                                start = form::initial(&plain, &args.schema.get_untracked());
-                            }
-                            args.set(&p, start);
+                            args.set(&p, form::initial_not_null(&f, &args.schema.get_untracked()));
                         }
                     } />
                 "null"
@@ -149,35 +145,23 @@ fn body_view(field: Field, path: String, name: String, depth: usize) -> AnyView 
 
 fn object_view(spec: ObjectSpec, path: String, depth: usize) -> AnyView {
     let args = expect_context::<ArgsState>();
-    let known: Vec<String> = spec.properties.iter().map(|p| p.name.clone()).collect();
     let properties = spec
         .properties
-        .into_iter()
-        .map(|p| field_view(p.field, pointer::child(&path, &p.name), p.name, p.required, depth + 1))
+        .iter()
+        .map(|p| field_view(p.field.clone(), pointer::child(&path, &p.name), p.name.clone(), p.required, depth + 1))
         .collect_view();
-    let extras = (spec.additional.is_some() || !spec.pattern_properties.is_empty()).then(|| {
+    let extras = spec.offers_extra_keys().then(|| {
+        let spec = Arc::new(spec);
         let p = path.clone();
-        let keys = Memo::new(move |_| {
-            args.value.with(|v| match pointer::get(v, &p) {
-                Some(Value::Object(m)) => m.keys().filter(|k| !known.contains(k)).cloned().collect::<Vec<_>>(),
-                _ => Vec::new(),
-            })
-        });
-        let additional = spec.additional.map(|b| *b);
-        let patterns = spec.pattern_properties;
-        let pattern_hint = (!patterns.is_empty()).then(|| {
-            let list: Vec<String> = patterns.iter().map(|(re, _)| format!("/{re}/")).collect();
+        let keys = {
+            let spec = spec.clone();
+            Memo::new(move |_| args.value.with(|v| spec.extra_keys(pointer::get(v, &p))))
+        };
+        let pattern_hint = (!spec.pattern_properties.is_empty()).then(|| {
+            let list: Vec<String> = spec.pattern_properties.iter().map(|(re, _)| format!("/{re}/")).collect();
             view! { <p class="hint small">"Keys matching " <span class="mono">{list.join(", ")}</span></p> }
         });
-        let field_for = move |key: &str| -> Field {
-            patterns
-                .iter()
-                .find(|(re, _)| key_matches(re, key))
-                .map(|(_, f)| f.clone())
-                .or_else(|| additional.clone())
-                .unwrap_or_else(|| Field::json("a key the schema does not name"))
-        };
-        let field_for_add = field_for.clone();
+        let spec_add = spec.clone();
         let p_add = path.clone();
         let p_rows = path.clone();
         view! {
@@ -197,7 +181,7 @@ fn object_view(spec: ObjectSpec, path: String, depth: usize) -> AnyView {
                                         let new = event_target_value(&ev);
                                         args.value.update(|v| { pointer::rename(v, &parent, &old, &new); });
                                     } />
-                                <div class="extra-value">{field_view(field_for(&key), item_path, key.clone(), true, depth + 1)}</div>
+                                <div class="extra-value">{field_view(spec.key_schema(&key).field(), item_path, key.clone(), true, depth + 1)}</div>
                                 <button type="button" class="icon-button small" data-testid="field-remove-key" data-field-path=remove_path.clone()
                                     title="Remove this key" on:click=move |_| args.remove(&remove_path)>"×"</button>
                             </div>
@@ -206,9 +190,8 @@ fn object_view(spec: ObjectSpec, path: String, depth: usize) -> AnyView {
                 </For>
                 <button type="button" class="button small ghost" data-testid="field-add-key" data-field-path=path.clone()
                     on:click=move |_| {
-                        let taken = args.value.with(|v| pointer::get(v, &p_add).and_then(Value::as_object).map(|m| m.keys().cloned().collect::<Vec<_>>()).unwrap_or_default());
-                        let key = (1..).map(|i| format!("key{i}")).find(|k| !taken.contains(k)).unwrap_or_default();
-                        let start = form::initial(&field_for_add(&key), &args.schema.get_untracked());
+                        let key = args.value.with(|v| form::unused_key(pointer::get(v, &p_add)));
+                        let start = form::initial(&spec_add.key_schema(&key).field(), &args.schema.get_untracked());
                         args.set(&pointer::child(&p_add, &key), start);
                     }>"+ Add key"</button>
             </div>
@@ -217,43 +200,19 @@ fn object_view(spec: ObjectSpec, path: String, depth: usize) -> AnyView {
     view! { <div class="object" class:nested={depth > 0}>{properties}{extras}</div> }.into_any()
 }
 
-/// Whether `key` matches a `patternProperties` regex. Without a regex engine in the page,
-/// anchors and plain characters are honoured and anything fancier counts as a match; the
-/// validator has the final word.
-fn key_matches(pattern: &str, key: &str) -> bool {
-    let plain = |s: &str| !s.contains(['[', '(', '.', '*', '+', '?', '{', '|', '\\']);
-    let body = pattern.trim_start_matches('^').trim_end_matches('$');
-    if !plain(body) {
-        return true;
-    }
-    match (pattern.starts_with('^'), pattern.ends_with('$')) {
-        (true, true) => key == body,
-        (true, false) => key.starts_with(body),
-        (false, true) => key.ends_with(body),
-        (false, false) => key.contains(body),
-    }
-}
-
 fn array_view(spec: ArraySpec, path: String, depth: usize) -> AnyView {
     let args = expect_context::<ArgsState>();
     let p = path.clone();
     let len =
         Memo::new(move |_| args.value.with(|v| pointer::get(v, &p).and_then(Value::as_array).map_or(0, Vec::len)));
-    let prefix = spec.prefix.clone();
-    let items = spec.items.clone().map(|b| *b);
-    let max = spec.max_items.map(|m| m as usize).unwrap_or(usize::MAX);
-    let fixed = prefix.len();
-    let field_at = {
-        let (prefix, items) = (prefix.clone(), items.clone());
-        move |i: usize| prefix.get(i).cloned().or_else(|| items.clone())
-    };
+    let spec = Arc::new(spec);
     let can_add = {
-        let has_items = items.is_some();
-        move || len.get() < max && (has_items || len.get() < fixed)
+        let spec = spec.clone();
+        move || spec.can_add(len.get())
     };
     let p_rows = path.clone();
     let p_add = path.clone();
-    let field_at_add = field_at.clone();
+    let spec_add = spec.clone();
     view! {
         <div class="array" class:nested={depth > 0}>
             <For each=move || 0..len.get() key=|i| *i let:i>
@@ -262,18 +221,19 @@ fn array_view(spec: ArraySpec, path: String, depth: usize) -> AnyView {
                     let parent = p_rows.clone();
                     let parent2 = p_rows.clone();
                     let remove_path = item_path.clone();
-                    let item = field_at(i).unwrap_or_else(|| Field::json("an item past the end of the tuple"));
-                    let movable = i >= fixed;
+                    let item = spec.item_field(i);
+                    let up = spec.can_move_up(i);
+                    let spec = spec.clone();
                     view! {
                         <div class="array-item">
                             <div class="item-index mono">{i}</div>
                             <div class="item-body">{field_view(item, item_path, format!("item {i}"), true, depth + 1)}</div>
                             <div class="item-actions">
                                 <button type="button" class="icon-button small" title="Move up" aria-label="Move up"
-                                    disabled=!movable || i == fixed
+                                    disabled=!up
                                     on:click=move |_| args.value.update(|v| { pointer::swap(v, &parent, i - 1, i); })>"↑"</button>
                                 <button type="button" class="icon-button small" title="Move down" aria-label="Move down"
-                                    disabled=move || { !movable || i + 1 >= len.get() }
+                                    disabled=move || !spec.can_move_down(i, len.get())
                                     on:click=move |_| args.value.update(|v| { pointer::swap(v, &parent2, i, i + 1); })>"↓"</button>
                                 <button type="button" class="icon-button small" data-testid="field-remove-item" data-field-path=remove_path.clone()
                                     title="Remove this item" aria-label="Remove this item"
@@ -287,8 +247,8 @@ fn array_view(spec: ArraySpec, path: String, depth: usize) -> AnyView {
                 prop:disabled=move || !can_add()
                 on:click=move |_| {
                     let i = len.get_untracked();
-                    if let Some(f) = field_at_add(i) {
-                        let start = form::initial(&f, &args.schema.get_untracked());
+                    if let Some(f) = spec_add.field_at(i) {
+                        let start = form::initial(f, &args.schema.get_untracked());
                         args.set(&pointer::index(&p_add, i), start);
                     }
                 }>"+ Add item"</button>

@@ -1,0 +1,142 @@
+//! The command line: `mcp-playground [OPTIONS] [SERVER...]` (the playground), and the
+//! subcommands `tools`, `call` (headless) and `demo-server`. A server is named the same way
+//! everywhere ([`ServerArgs`]).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+mod server;
+
+pub use server::{Offer, ServerArgs};
+
+#[derive(Debug, Parser)]
+#[command(name = "mcp-playground", version, about = "Explore, demo and test the tools of MCP servers in your browser")]
+// Options of the playground and a subcommand never mix: `tools` or `call` must come first,
+// and a first word that is no subcommand starts the server's command line.
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Sub>,
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// How much the relay itself logs on stderr (other libraries stay at `warn`); wins over
+    /// RUST_LOG, which is used when this is not given.
+    #[arg(long, global = true, value_name = "LEVEL")]
+    pub log_level: Option<LogLevel>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Sub {
+    /// List the tools of a server, without a browser.
+    Tools(ToolsArgs),
+    /// Call one tool of a server, without a browser.
+    Call(CallArgs),
+    /// Run the built-in demo MCP server on stdin/stdout (the playground starts it itself).
+    DemoServer,
+}
+
+/// The playground: serve the page, with a server preselected.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Address to listen on. Anything but loopback exposes a process launcher: think twice.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Port to listen on; 0 picks a free one.
+    #[arg(long, default_value_t = 6280)]
+    pub port: u16,
+    /// Session token every API request must carry (default: random per start).
+    #[arg(long, env = "MCP_PLAYGROUND_TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+    /// Do not open a browser.
+    #[arg(long)]
+    pub no_open: bool,
+    /// Folder of the built page (default: the workspace's dist/).
+    #[arg(long, env = "MCP_PLAYGROUND_ASSETS")]
+    pub assets: Option<PathBuf>,
+    /// Largest MCP message accepted either way, in bytes.
+    #[arg(long, default_value_t = 32 * 1024 * 1024)]
+    pub max_message_bytes: usize,
+    #[command(flatten)]
+    pub server: ServerArgs,
+}
+
+/// `mcp-playground tools [OPTIONS] SERVER...`
+#[derive(Debug, Args)]
+pub struct ToolsArgs {
+    /// Print JSON (the tools as the server listed them) instead of a summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Seconds to wait for the server before giving up.
+    #[arg(long = "timeout", value_name = "SECONDS", default_value_t = 60.0, value_parser = seconds)]
+    pub timeout_s: f64,
+    #[command(flatten)]
+    pub server: ServerArgs,
+}
+
+/// `mcp-playground call TOOL [--arg KEY=VALUE]... [--args JSON] [OPTIONS] SERVER...`
+#[derive(Debug, Args)]
+pub struct CallArgs {
+    /// The tool to call.
+    pub tool: String,
+    /// One argument, KEY=VALUE (repeatable); the value is read as the tool's schema types it.
+    #[arg(long = "arg", value_name = "KEY=VALUE")]
+    pub arg: Vec<String>,
+    /// All arguments as one JSON object.
+    #[arg(long, value_name = "JSON")]
+    pub args: Option<String>,
+    /// Print the result as JSON instead of a summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Seconds to wait for the result (progress notifications do not extend it).
+    #[arg(long = "timeout", value_name = "SECONDS", default_value_t = 60.0, value_parser = seconds)]
+    pub timeout_s: f64,
+    #[command(flatten)]
+    pub server: ServerArgs,
+}
+
+/// `--log-level`: the levels of `tracing`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
+pub enum LogLevel {
+    Error,
+    Warn,
+    Info,
+    Debug,
+    Trace,
+}
+
+impl LogLevel {
+    fn as_str(self) -> &'static str {
+        match self {
+            LogLevel::Error => "error",
+            LogLevel::Warn => "warn",
+            LogLevel::Info => "info",
+            LogLevel::Debug => "debug",
+            LogLevel::Trace => "trace",
+        }
+    }
+}
+
+/// The `tracing` filter directives: `--log-level` when given (the relay's own crates at that
+/// level, other libraries at `warn` or quieter), else `RUST_LOG` when set, else `default`.
+pub fn log_filter(level: Option<LogLevel>, rust_log: Option<&str>, default: &str) -> String {
+    match level {
+        Some(level) => {
+            let others = level.min(LogLevel::Warn).as_str();
+            let ours = level.as_str();
+            format!("{others},backend={ours},mcp_playground={ours}")
+        }
+        None => rust_log.map(str::trim).filter(|s| !s.is_empty()).unwrap_or(default).to_owned(),
+    }
+}
+
+/// A positive number of seconds.
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
+        _ => Err(format!("{text:?} is not a positive number of seconds")),
+    }
+}
+
+#[cfg(test)]
+mod tests;

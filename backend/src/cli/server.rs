@@ -1,0 +1,273 @@
+//! Naming a server on the command line, the same way for the playground and the headless
+//! commands: as the official inspector's users type it (a URL, or a command and its
+//! arguments), after `--`, with `--url`, or as an entry of an `mcpServers` file; then `-e`,
+//! `--header` and `--cwd` on top.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, anyhow, bail};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Args, CommandFactory};
+use shared::cmdline::{self, InputError};
+use shared::config::{self, Config, Env};
+use shared::relay::{ConfiguredServer, Target, Transport};
+
+/// Which server to talk to.
+#[derive(Debug, Clone, Default, PartialEq, Args)]
+pub struct ServerArgs {
+    /// A remote server (http or https); its transport is found out unless --transport says.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["config", "server"])]
+    pub url: Option<String>,
+    /// How to reach the server: stdio (a command), http (Streamable HTTP) or sse (legacy
+    /// HTTP+SSE).
+    #[arg(long, value_name = "KIND", value_parser = transport_parser())]
+    pub transport: Option<Transport>,
+    /// An `mcpServers` JSON file (Claude Desktop, Cursor, Claude Code, the inspector).
+    #[arg(long, value_name = "FILE", conflicts_with = "server")]
+    pub config: Option<PathBuf>,
+    /// The server of --config to use (needed when the file has several).
+    #[arg(long = "server", id = "server_name", value_name = "NAME", requires = "config")]
+    pub server_name: Option<String>,
+    /// An environment variable of a local (stdio) server, KEY=VALUE (repeatable).
+    #[arg(short = 'e', long = "env", value_name = "KEY=VALUE")]
+    pub env: Vec<String>,
+    /// A header sent to a remote server, "Name: value" (repeatable).
+    #[arg(long = "header", value_name = "NAME: VALUE")]
+    pub headers: Vec<String>,
+    /// The directory a local (stdio) server starts in.
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<String>,
+    /// The server: an http(s) URL, or a command and its arguments. Everything from its first
+    /// word on belongs to the server, words starting with `-` included; `--` before it works.
+    // No `allow_hyphen_values`: it would take a mistyped option for a program's name; once the
+    // first word is read, `trailing_var_arg` keeps every later word, `-x` ones too.
+    #[arg(value_name = "SERVER", trailing_var_arg = true)]
+    pub server: Vec<String>,
+}
+
+/// What the playground offers the page: the server to preselect (the demo when `None`)
+/// and, with `--config`, every server of the file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Offer {
+    pub preset: Option<Target>,
+    pub servers: Vec<ConfiguredServer>,
+}
+
+/// `--transport`: the kinds a person can ask for (`auto` is what a URL alone means).
+fn transport_parser() -> impl TypedValueParser<Value = Transport> {
+    let names = [Transport::Stdio, Transport::Http, Transport::Sse].map(Transport::as_str);
+    PossibleValuesParser::new(names).map(|name| Transport::parse(&name).expect("one of the possible values"))
+}
+
+impl ServerArgs {
+    /// The server named, `None` when none was (the playground then preselects the demo). An
+    /// `mcpServers` file with several servers needs `--server`; the error lists their names.
+    pub fn target(&self) -> anyhow::Result<Option<Target>> {
+        Ok(self.resolve(&process_env, false)?.preset)
+    }
+
+    /// The playground's choice: like [`target`](Self::target), except that a file with
+    /// several servers and no `--server` preselects nothing and offers them all.
+    pub fn offer(&self) -> anyhow::Result<Offer> {
+        self.resolve(&process_env, true)
+    }
+
+    fn resolve(&self, env: Env<'_>, several_ok: bool) -> anyhow::Result<Offer> {
+        let (named, servers) = match &self.config {
+            Some(file) => {
+                let config = load(file, env)?;
+                let named = self.pick(file, &config, several_ok)?;
+                (named, config.servers.iter().map(|e| e.offered()).collect())
+            }
+            None => (self.named()?, Vec::new()),
+        };
+        let preset = match named {
+            Some((target, who)) => Some(self.adjust(target, &who)?),
+            None => {
+                self.nothing_to_adjust(self.config.is_some())?;
+                None
+            }
+        };
+        Ok(Offer { preset, servers })
+    }
+
+    /// The server of `--config`, with how errors name it.
+    fn pick(&self, file: &Path, config: &Config, several_ok: bool) -> anyhow::Result<Option<(Target, String)>> {
+        let shown = file.display();
+        let name = match (&self.server_name, config.servers.as_slice()) {
+            (Some(name), _) => name.as_str(),
+            (None, []) => bail!("{shown}: the configuration has no servers"),
+            (None, [only]) => only.name.as_str(),
+            (None, _) if several_ok => return Ok(None),
+            (None, _) => {
+                let names = config.names().join(", ");
+                bail!("{shown} has {} servers: pick one with --server NAME ({names})", config.servers.len())
+            }
+        };
+        let target = config.get(name).map_err(|e| anyhow!("{shown}: {e}"))?;
+        Ok(Some((target, format!("server {name:?} of {shown}"))))
+    }
+
+    /// The server of `--url` or of the positional words.
+    fn named(&self) -> anyhow::Result<Option<(Target, String)>> {
+        if let Some(url) = &self.url {
+            return Ok(Some((Target::Auto { url: url.clone(), headers: BTreeMap::new() }, url.clone())));
+        }
+        let Some((first, rest)) = self.server.split_first() else { return Ok(None) };
+        if looks_like_url(first) {
+            if !rest.is_empty() {
+                bail!(
+                    "a URL names a server on its own, but {} follows {first}: options go before the server \
+                     (everything after its first word belongs to it)",
+                    cmdline::join_command_line(rest)
+                );
+            }
+            return Ok(Some((Target::Auto { url: first.clone(), headers: BTreeMap::new() }, first.clone())));
+        }
+        if Self::is_subcommand(first) {
+            bail!(
+                "{first:?} is a subcommand: put it first (mcp-playground {first} …); \
+                 to run a program called {first}, give its path (./{first})"
+            );
+        }
+        let target = Target::Stdio { command: first.clone(), args: rest.to_vec(), env: BTreeMap::new(), cwd: None };
+        Ok(Some((target, format!("{first:?}"))))
+    }
+
+    fn is_subcommand(word: &str) -> bool {
+        super::Cli::command().get_subcommands().any(|s| s.get_name() == word)
+    }
+
+    /// Applies `--transport`, `-e`, `--header` and `--cwd` to the server named (`who` says
+    /// which, in errors), and checks a URL.
+    fn adjust(&self, target: Target, who: &str) -> anyhow::Result<Target> {
+        let remote = target.transport().is_remote();
+        match (self.transport, remote) {
+            (Some(Transport::Stdio), true) => bail!("--transport stdio needs a command, and {who} is a URL"),
+            (Some(t), false) if t != Transport::Stdio => {
+                bail!("--transport {t} needs a URL (--url or a positional http(s) URL), and {who} is a command")
+            }
+            _ => {}
+        }
+        if remote {
+            if !self.env.is_empty() {
+                bail!(
+                    "-e sets the environment of a local command, and {who} is a remote server (send headers with --header)"
+                );
+            }
+            if self.cwd.is_some() {
+                bail!("--cwd is for a local command, and {who} is a remote server");
+            }
+        } else if !self.headers.is_empty() {
+            bail!("--header is for a remote server, and {who} is a local command (set its environment with -e)");
+        }
+        let kind = self.transport.unwrap_or(target.transport());
+        Ok(match target {
+            Target::Http { url, mut headers }
+            | Target::Sse { url, mut headers }
+            | Target::Auto { url, mut headers } => {
+                if let Err(e) = crate::upstream::remote::parse_url(&url) {
+                    bail!(if e.contains(&url) { e } else { format!("{who}: {e}") });
+                }
+                for raw in &self.headers {
+                    let (name, value) = header_pair(raw)?;
+                    headers.insert(name, value);
+                }
+                match kind {
+                    Transport::Http => Target::Http { url, headers },
+                    Transport::Sse => Target::Sse { url, headers },
+                    _ => Target::Auto { url, headers },
+                }
+            }
+            Target::Stdio { command, args, mut env, cwd } => {
+                for raw in &self.env {
+                    let (key, value) = env_pair(raw)?;
+                    env.insert(key, value);
+                }
+                Target::Stdio { command, args, env, cwd: self.cwd.clone().or(cwd) }
+            }
+            Target::Demo => Target::Demo,
+        })
+    }
+
+    /// With no server chosen, options that would change one are mistakes.
+    fn nothing_to_adjust(&self, from_file: bool) -> anyhow::Result<()> {
+        let given = [
+            (self.transport.is_some(), "--transport"),
+            (!self.env.is_empty(), "-e"),
+            (!self.headers.is_empty(), "--header"),
+            (self.cwd.is_some(), "--cwd"),
+        ];
+        let Some((_, option)) = given.iter().find(|(set, _)| *set) else { return Ok(()) };
+        if from_file {
+            bail!("{option} applies to one server: name it with --server NAME");
+        }
+        bail!("{option} needs a server: a URL, a command, --url or --config");
+    }
+}
+
+/// The relay's own environment, for `${VAR}` in a configuration.
+fn process_env(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+/// Reads an `mcpServers` file: warnings are logged, and each `cwd` is anchored to the file's
+/// folder (with `~` for the home folder), so the file means the same wherever the relay
+/// starts.
+fn load(file: &Path, env: Env<'_>) -> anyhow::Result<Config> {
+    let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let mut config = config::read(&text, env).map_err(|e| anyhow!("{}: {e}", file.display()))?;
+    for warning in &config.warnings {
+        tracing::warn!("{}: {warning}", file.display());
+    }
+    let folder = std::path::absolute(file).ok().and_then(|f| f.parent().map(Path::to_path_buf)).unwrap_or_default();
+    let home = env("HOME");
+    for entry in &mut config.servers {
+        if let Ok(Target::Stdio { cwd: Some(cwd), .. }) = &mut entry.target {
+            *cwd = anchor(cwd, &folder, home.as_deref());
+        }
+    }
+    Ok(config)
+}
+
+/// A `cwd` of a configuration: `~` or `~/…` under `home`, a relative path under `folder`.
+fn anchor(cwd: &str, folder: &Path, home: Option<&str>) -> String {
+    let path = match (cwd.strip_prefix('~'), home) {
+        (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => PathBuf::from(format!("{home}{rest}")),
+        _ => folder.join(cwd),
+    };
+    path.to_string_lossy().into_owned()
+}
+
+/// Whether a first positional word is a URL rather than a program: `scheme://…`.
+fn looks_like_url(word: &str) -> bool {
+    word.split_once("://").is_some_and(|(scheme, _)| {
+        !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    })
+}
+
+/// One `-e KEY=VALUE`, read by the rules of the page's env lines.
+fn env_pair(raw: &str) -> anyhow::Result<(String, String)> {
+    let bad = || anyhow!("-e {raw:?}: expected KEY=VALUE");
+    if raw.contains('\n') {
+        return Err(bad());
+    }
+    let read = cmdline::parse_env(raw).map_err(|e| match e {
+        InputError::EnvKey { key, .. } => anyhow!("-e {raw:?}: {key:?} is not a valid variable name"),
+        _ => bad(),
+    })?;
+    read.into_iter().next().ok_or_else(bad)
+}
+
+/// One `--header "Name: value"`, read by the rules of the page's header lines.
+fn header_pair(raw: &str) -> anyhow::Result<(String, String)> {
+    let bad = || anyhow!("--header {raw:?}: expected \"Name: value\"");
+    if raw.contains('\n') {
+        return Err(bad());
+    }
+    cmdline::parse_headers(raw).map_err(|_| bad())?.into_iter().next().ok_or_else(bad)
+}
+
+#[cfg(test)]
+mod tests;

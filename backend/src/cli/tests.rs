@@ -1,0 +1,191 @@
+//! Parsing every form of the command line: the playground's, the subcommands', and where a
+//! server's words begin.
+
+use clap::Parser;
+use expect_test::expect;
+use shared::relay::Transport;
+
+use super::*;
+
+fn parse(args: &[&str]) -> Cli {
+    let argv = std::iter::once("mcp-playground").chain(args.iter().copied());
+    Cli::try_parse_from(argv).unwrap_or_else(|e| panic!("{args:?}: {e}"))
+}
+
+/// What clap says, without the usage.
+fn refused(args: &[&str]) -> String {
+    let argv = std::iter::once("mcp-playground").chain(args.iter().copied());
+    match Cli::try_parse_from(argv) {
+        Ok(cli) => panic!("{args:?} was accepted: {cli:?}"),
+        // The first line, and the next when the first announces it.
+        Err(e) => {
+            let text = e.to_string();
+            let mut lines = text.lines();
+            let first = lines.next().unwrap_or_default();
+            match lines.next() {
+                Some(next) if first.ends_with(':') => format!("{first} {}", next.trim()),
+                _ => first.to_owned(),
+            }
+        }
+    }
+}
+
+fn playground(args: &[&str]) -> RunArgs {
+    let cli = parse(args);
+    assert!(cli.command.is_none(), "{args:?} parsed as a subcommand");
+    cli.run
+}
+
+#[test]
+fn the_playground_and_its_options() {
+    let run = playground(&[]);
+    assert_eq!((run.host.as_str(), run.port, run.no_open), ("127.0.0.1", 6280, false));
+    assert_eq!(run.server, ServerArgs::default());
+    let run = playground(&["--port", "0", "--no-open", "--host", "::1", "--max-message-bytes", "10"]);
+    assert_eq!((run.host.as_str(), run.port, run.no_open, run.max_message_bytes), ("::1", 0, true, 10));
+    assert!(parse(&["--log-level", "debug"]).log_level == Some(LogLevel::Debug));
+    assert!(parse(&[]).log_level.is_none());
+}
+
+#[test]
+fn a_server_as_the_inspectors_users_type_it() {
+    // A command: everything from its first word on is the server's, `-` words included.
+    let run = playground(&["npx", "-y", "@modelcontextprotocol/server-everything"]);
+    assert_eq!(run.server.server, ["npx", "-y", "@modelcontextprotocol/server-everything"]);
+    let run = playground(&["--port", "0", "node", "s.js", "--port", "3", "-e", "X=1", "--", "--help"]);
+    assert_eq!((run.port, run.server.env.len()), (0, 0));
+    assert_eq!(run.server.server, ["node", "s.js", "--port", "3", "-e", "X=1", "--", "--help"]);
+    // After `--`, as before.
+    let run = playground(&["--no-open", "--", "node", "s.js", "--flag"]);
+    assert_eq!(run.server.server, ["node", "s.js", "--flag"]);
+    // A URL.
+    let run = playground(&["http://127.0.0.1:3001/mcp"]);
+    assert_eq!(run.server.server, ["http://127.0.0.1:3001/mcp"]);
+    // Options of the server before it.
+    let run = playground(&["-e", "A=1", "--env", "B=2", "--cwd", "/tmp", "python3", "server.py"]);
+    assert_eq!((run.server.env, run.server.cwd.as_deref()), (vec!["A=1".to_owned(), "B=2".to_owned()], Some("/tmp")));
+    let run = playground(&["--header", "Authorization: Bearer t", "--transport", "sse", "https://x/sse"]);
+    assert_eq!(
+        (run.server.headers, run.server.transport),
+        (vec!["Authorization: Bearer t".to_owned()], Some(Transport::Sse))
+    );
+    let run = playground(&["--url", "http://x/mcp", "--transport", "http"]);
+    assert_eq!((run.server.url.as_deref(), run.server.transport), (Some("http://x/mcp"), Some(Transport::Http)));
+    let run = playground(&["--config", "c.json", "--server", "files", "-e", "K=V"]);
+    assert_eq!(run.server.config, Some(PathBuf::from("c.json")));
+    assert_eq!(run.server.server_name.as_deref(), Some("files"));
+    let run = playground(&["--config", "c.json"]);
+    assert_eq!(run.server.server_name, None, "--config alone is allowed");
+    assert_eq!(playground(&["--transport", "stdio", "node"]).server.transport, Some(Transport::Stdio));
+}
+
+#[test]
+fn a_subcommand_comes_first_and_a_server_word_is_never_one() {
+    assert!(matches!(parse(&["demo-server"]).command, Some(Sub::DemoServer)));
+    let Some(Sub::Tools(tools)) = parse(&["tools", "npx", "-y", "pkg", "--json"]).command else { panic!() };
+    assert_eq!(tools.server.server, ["npx", "-y", "pkg", "--json"]);
+    assert!(!tools.json, "--json after the server belongs to the server");
+    assert_eq!(tools.timeout_s, 60.0);
+    let Some(Sub::Tools(tools)) =
+        parse(&["tools", "--json", "--timeout", "2.5", "--log-level", "trace", "http://x/mcp"]).command
+    else {
+        panic!()
+    };
+    assert_eq!(
+        (tools.json, tools.timeout_s, tools.server.server.as_slice()),
+        (true, 2.5, ["http://x/mcp".to_owned()].as_slice())
+    );
+    // A word that is a subcommand only counts in first place: after `--` it is a command.
+    assert_eq!(playground(&["--", "tools"]).server.server, ["tools"]);
+    assert_eq!(playground(&["npx", "tools"]).server.server, ["npx", "tools"]);
+    assert_eq!(parse(&["tools", "--log-level", "trace", "x"]).log_level, Some(LogLevel::Trace));
+}
+
+#[test]
+fn call_takes_the_tool_then_options_then_the_server() {
+    // As the official conformance suite runs it: the URL last, after the options.
+    let cli = parse(&["call", "add_numbers", "--arg", "a=1", "--arg", "b=2", "http://localhost:4321/mcp"]);
+    let Some(Sub::Call(call)) = cli.command else { panic!("{cli:?}") };
+    assert_eq!(call.tool, "add_numbers");
+    assert_eq!(call.arg, ["a=1", "b=2"]);
+    assert_eq!(call.server.server, ["http://localhost:4321/mcp"]);
+    assert_eq!((call.args, call.json, call.timeout_s), (None, false, 60.0));
+    let cli = parse(&[
+        "call",
+        "echo",
+        "--args",
+        r#"{"message": "hi"}"#,
+        "--json",
+        "--timeout",
+        "5",
+        "-e",
+        "A=1",
+        "--cwd",
+        "/srv",
+        "node",
+        "s.js",
+        "--arg",
+        "x",
+    ]);
+    let Some(Sub::Call(call)) = cli.command else { panic!("{cli:?}") };
+    assert_eq!((call.args.as_deref(), call.json, call.timeout_s), (Some(r#"{"message": "hi"}"#), true, 5.0));
+    assert_eq!((call.server.env, call.server.cwd.as_deref()), (vec!["A=1".to_owned()], Some("/srv")));
+    assert_eq!(call.server.server, ["node", "s.js", "--arg", "x"]);
+    assert!(call.arg.is_empty());
+    let cli = parse(&["call", "echo", "--config", "c.json", "--server", "remote", "--header", "A: b"]);
+    let Some(Sub::Call(call)) = cli.command else { panic!("{cli:?}") };
+    assert_eq!((call.server.server_name.as_deref(), call.server.headers.len()), (Some("remote"), 1));
+}
+
+#[test]
+fn mistakes_clap_catches() {
+    let cases: &[&[&str]] = &[
+        &["--prot", "1"],
+        &["--transport", "ws", "http://x"],
+        &["--transport", "auto", "http://x"],
+        &["--server", "files"],
+        &["--url", "http://x", "npx"],
+        &["--url", "http://x", "--config", "c.json"],
+        &["--config", "c.json", "npx"],
+        &["call"],
+        &["tools", "--timeout", "0", "x"],
+        &["call", "t", "--timeout", "soon", "x"],
+        &["--log-level", "loud"],
+    ];
+    let out: Vec<String> = cases.iter().map(|c| format!("{}: {}", c.join(" "), refused(c))).collect();
+    expect![[r#"
+        --prot 1: error: unexpected argument '--prot' found
+        --transport ws http://x: error: invalid value 'ws' for '--transport <KIND>'
+        --transport auto http://x: error: invalid value 'auto' for '--transport <KIND>'
+        --server files: error: the following required arguments were not provided: --config <FILE>
+        --url http://x npx: error: the argument '--url <URL>' cannot be used with '[SERVER]...'
+        --url http://x --config c.json: error: the argument '--url <URL>' cannot be used with '--config <FILE>'
+        --config c.json npx: error: the argument '--config <FILE>' cannot be used with '[SERVER]...'
+        call: error: the following required arguments were not provided: <TOOL>
+        tools --timeout 0 x: error: invalid value '0' for '--timeout <SECONDS>': "0" is not a positive number of seconds
+        call t --timeout soon x: error: invalid value 'soon' for '--timeout <SECONDS>': "soon" is not a positive number of seconds
+        --log-level loud: error: invalid value 'loud' for '--log-level <LEVEL>'"#]].assert_eq(&out.join("\n"));
+}
+
+#[test]
+fn log_level_wins_over_rust_log() {
+    let cases = [
+        (None, None),
+        (None, Some("debug,hyper=info")),
+        (None, Some("  ")),
+        (Some(LogLevel::Debug), Some("trace")),
+        (Some(LogLevel::Error), None),
+        (Some(LogLevel::Warn), None),
+        (Some(LogLevel::Trace), None),
+    ];
+    let out: Vec<String> = cases.iter().map(|(level, env)| log_filter(*level, *env, "info,tower_http=warn")).collect();
+    expect![[r#"
+        info,tower_http=warn
+        debug,hyper=info
+        info,tower_http=warn
+        warn,backend=debug,mcp_playground=debug
+        error,backend=error,mcp_playground=error
+        warn,backend=warn,mcp_playground=warn
+        warn,backend=trace,mcp_playground=trace"#]]
+    .assert_eq(&out.join("\n"));
+}

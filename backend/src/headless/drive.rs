@@ -1,0 +1,215 @@
+//! The headless client: the page's own [`Session`] from `shared`, driven in-process by the
+//! relay's upstream transports instead of a WebSocket. What the session asks the relay to
+//! do (connect, send, disconnect) is done here exactly as a relay session does it, and
+//! every upstream event reaches the session as the same relay message the page reads.
+
+use std::time::{Duration, Instant};
+
+use shared::relay::{ClientMsg, Limits, RelayEvent, ServerMsg, Target};
+use shared::session::{Changed, ConnState, Session};
+use tokio::sync::mpsc;
+
+use crate::upstream::{Server, UpstreamEvent, now_ms};
+
+/// Events queued from the upstream before its readers wait.
+const EVENT_QUEUE: usize = 256;
+
+/// How long the server gets to end when the command is done.
+const GOODBYE: Duration = Duration::from_secs(3);
+
+/// Why waiting stopped before the session got where it was going.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stop {
+    /// The connection ended or failed; the reason as the page would show it.
+    Connection(String),
+    /// Nothing happened for this long.
+    TimedOut(Duration),
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stop::Connection(why) => f.write_str(why),
+            Stop::TimedOut(d) => write!(f, "timed out after {:.0} s", d.as_secs_f64()),
+        }
+    }
+}
+
+/// A session and the server it reaches.
+pub struct Driver {
+    pub session: Session,
+    server: Option<(Server, mpsc::Receiver<UpstreamEvent>)>,
+    limits: Limits,
+    demo_command: (String, Vec<String>),
+    clock: Instant,
+    /// Called with the session after every change (progress lines, logs, stderr).
+    watch: Box<dyn FnMut(&Session, Changed) + Send>,
+}
+
+impl Driver {
+    pub fn new(limits: Limits, demo_command: (String, Vec<String>)) -> Self {
+        Self {
+            session: Session::new(env!("CARGO_PKG_VERSION")),
+            server: None,
+            limits,
+            demo_command,
+            clock: Instant::now(),
+            watch: Box::new(|_, _| {}),
+        }
+    }
+
+    /// Sees every change as it happens.
+    pub fn on_change(&mut self, watch: impl FnMut(&Session, Changed) + Send + 'static) {
+        self.watch = Box::new(watch);
+    }
+
+    /// The session's clock: milliseconds since the driver started.
+    pub fn now_ms(&self) -> f64 {
+        self.clock.elapsed().as_secs_f64() * 1000.0
+    }
+
+    /// Connects and waits until the tool list is in (or the connection failed).
+    pub async fn connect(&mut self, target: Target, patience: Duration) -> Result<(), Stop> {
+        self.session.connect(target);
+        self.until(|s| *s.conn() == ConnState::Connected && !s.tools_loading(), patience).await
+    }
+
+    /// Runs until `done` holds for the session, the connection ends, or nothing at all
+    /// happened for `patience` (the session's own deadlines fire on time meanwhile).
+    pub async fn until(&mut self, done: impl Fn(&Session) -> bool, patience: Duration) -> Result<(), Stop> {
+        let mut quiet_since = Instant::now();
+        loop {
+            self.pump().await;
+            if done(&self.session) {
+                return Ok(());
+            }
+            match self.session.conn() {
+                ConnState::Error(why) => return Err(Stop::Connection(why.clone())),
+                ConnState::Disconnected => return Err(Stop::Connection("the connection to the server ended".into())),
+                _ => {}
+            }
+            let due = self.session.next_deadline_ms().map(|d| Duration::from_secs_f64((d - self.now_ms()).max(0.0) / 1000.0));
+            let quiet_left = patience.saturating_sub(quiet_since.elapsed());
+            let wait = due.map_or(quiet_left, |d| d.min(quiet_left));
+            let next = match self.server.as_mut() {
+                Some((_, events)) => tokio::time::timeout(wait, events.recv()).await.ok(),
+                None => {
+                    tokio::time::sleep(wait).await;
+                    None
+                }
+            };
+            match next {
+                Some(Some(event)) => {
+                    quiet_since = Instant::now();
+                    self.upstream_event(event).await;
+                }
+                Some(None) => {
+                    // Every sender is gone: the transport ended without saying so.
+                    self.server = None;
+                    self.relay_event(RelayEvent::Closed { reason: "the server's transport ended".into() });
+                }
+                None => {
+                    let now = self.now_ms();
+                    self.session.tick(now);
+                    if quiet_since.elapsed() >= patience && !self.session.call().is_pending() {
+                        return Err(Stop::TimedOut(patience));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Ends the connection the way the page does, and waits (briefly) for the close.
+    pub async fn disconnect(&mut self) {
+        if self.server.is_none() {
+            return;
+        }
+        self.session.disconnect();
+        let _ = self.until(|s| !s.conn().is_live(), GOODBYE).await;
+        if let Some((server, _)) = self.server.take() {
+            server.shutdown().await;
+        }
+    }
+
+    /// Carries out what the session asked for, until it asks for nothing more.
+    async fn pump(&mut self) {
+        loop {
+            let fx = self.session.drain();
+            if fx.changed.any() {
+                (self.watch)(&self.session, fx.changed);
+            }
+            if fx.send.is_empty() {
+                return;
+            }
+            for msg in fx.send {
+                self.carry(msg).await;
+            }
+        }
+    }
+
+    async fn carry(&mut self, msg: ClientMsg) {
+        match msg {
+            ClientMsg::Connect { target } => {
+                if let Some((server, _)) = self.server.take() {
+                    server.shutdown().await;
+                }
+                let (tx, rx) = mpsc::channel(EVENT_QUEUE);
+                match Server::start(&target, &self.demo_command, self.limits, tx) {
+                    Ok((server, started)) => {
+                        self.server = Some((server, rx));
+                        self.relay_event(started);
+                    }
+                    Err(message) => {
+                        self.relay_event(RelayEvent::Error { message });
+                        self.relay_event(RelayEvent::Closed { reason: "the server did not start".into() });
+                    }
+                }
+            }
+            ClientMsg::Send { frame } => match &self.server {
+                Some((server, _)) => {
+                    if let Err(e) = server.send(frame) {
+                        self.relay_event(e.to_event());
+                    }
+                }
+                None => self.relay_event(RelayEvent::Error { message: "not connected: the message was not sent".into() }),
+            },
+            ClientMsg::Disconnect => {
+                if let Some((server, mut events)) = self.server.take() {
+                    server.shutdown().await;
+                    // The exit and any last words come before the close, as on the page.
+                    while let Ok(event) = events.try_recv() {
+                        self.session.receive(event.into_server_msg(), self.now_ms());
+                    }
+                }
+                self.relay_event(RelayEvent::Closed { reason: "disconnected".into() });
+            }
+        }
+    }
+
+    async fn upstream_event(&mut self, event: UpstreamEvent) {
+        if let UpstreamEvent::Ended { reason } = event {
+            if let Some((server, _)) = self.server.take() {
+                server.shutdown().await;
+            }
+            return self.relay_event(RelayEvent::Closed { reason });
+        }
+        let exited = matches!(event, UpstreamEvent::Relay { event: RelayEvent::Exited { .. }, .. });
+        let now = self.now_ms();
+        self.session.receive(event.into_server_msg(), now);
+        if exited {
+            // As the relay does: what is left is reported, the process group is killed.
+            if let Some((server, mut events)) = self.server.take() {
+                while let Ok(event) = events.try_recv() {
+                    self.session.receive(event.into_server_msg(), self.now_ms());
+                }
+                drop(server);
+            }
+            self.relay_event(RelayEvent::Closed { reason: "the server exited".into() });
+        }
+    }
+
+    fn relay_event(&mut self, event: RelayEvent) {
+        let now = self.now_ms();
+        self.session.receive(ServerMsg::Event { at_ms: now_ms(), event }, now);
+    }
+}

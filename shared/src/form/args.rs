@@ -1,0 +1,171 @@
+//! The arguments being edited, as a plain model: the value the form edits, the raw JSON
+//! editor and switching between the two, numbers refused as typed, and what validation
+//! says of it all. The page holds each part in a signal and runs these methods over them.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::number::{self, Typed};
+use super::{Checker, Field, Violation, initial, pointer};
+
+/// Everything about the arguments of one tool being edited.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArgsModel {
+    /// The arguments, as the form shows them.
+    pub value: Value,
+    /// Whether the raw JSON editor is shown instead of the form.
+    pub raw_mode: bool,
+    /// The raw editor's text.
+    pub raw_text: String,
+    /// Why the raw text cannot become the arguments (shown until the next switch or call).
+    pub raw_error: Option<String>,
+    /// Text a field could not turn into the value its schema asks for (an integer beyond
+    /// 64 bits), by path: shown in place of what validation says there.
+    pub refused: Vec<Violation>,
+    /// The variant a person picked, per `oneOf`/`anyOf` path.
+    pub variants: HashMap<String, usize>,
+}
+
+impl Default for ArgsModel {
+    fn default() -> Self {
+        ArgsModel {
+            value: Value::Object(Default::default()),
+            raw_mode: false,
+            raw_text: String::new(),
+            raw_error: None,
+            refused: Vec::new(),
+            variants: HashMap::new(),
+        }
+    }
+}
+
+impl ArgsModel {
+    /// A newly selected tool's form: the arguments `saved` last time (when they are a JSON
+    /// object), else the schema's defaults.
+    pub fn load(&mut self, field: &Field, schema: &Value, saved: Option<&str>) {
+        let saved = saved.and_then(|t| serde_json::from_str::<Value>(t).ok()).filter(Value::is_object);
+        self.variants.clear();
+        self.raw_mode = false;
+        self.raw_error = None;
+        self.refused.clear();
+        self.value = saved.unwrap_or_else(|| initial(field, schema));
+    }
+
+    /// Back to the schema's defaults, in whichever editor is shown.
+    pub fn reset(&mut self, field: &Field, schema: &Value) {
+        let start = initial(field, schema);
+        self.variants.clear();
+        self.raw_error = None;
+        self.refused.clear();
+        if self.raw_mode {
+            self.raw_text = pretty(&start);
+        }
+        self.value = start;
+    }
+
+    /// Sets the value at `path`, creating missing parent objects on the way.
+    pub fn set(&mut self, path: &str, new: Value) {
+        if !pointer::set(&mut self.value, path, new.clone()) {
+            ensure_parents(&mut self.value, path);
+            pointer::set(&mut self.value, path, new);
+        }
+    }
+
+    /// Sets a number field from its text: the number as typed, or the text itself with the
+    /// reason it cannot be sent (validation then holds the call back).
+    pub fn set_number(&mut self, path: &str, text: &str, integer: bool) {
+        let typed = number::parse(text, integer);
+        let value = typed.value(text);
+        self.refused.retain(|v| v.path != path);
+        if let Typed::Refused(message) = typed {
+            self.refused.push(Violation { path: path.to_owned(), message });
+        }
+        self.set(path, value);
+    }
+
+    /// Removes the value at `path`.
+    pub fn remove(&mut self, path: &str) {
+        // Paths after a removed item shift: what was refused there no longer applies.
+        self.refused.clear();
+        pointer::remove(&mut self.value, path);
+    }
+
+    /// Switches between the form and the raw JSON editor. Text that is not a JSON object
+    /// stays in the editor with an error; nothing is lost.
+    pub fn toggle_raw(&mut self) {
+        if !self.raw_mode {
+            self.raw_text = pretty(&self.value);
+            self.raw_error = None;
+            self.raw_mode = true;
+            return;
+        }
+        match read_raw(&self.raw_text) {
+            Ok(v) => {
+                self.raw_error = None;
+                self.refused.clear();
+                self.variants.clear();
+                self.value = v;
+                self.raw_mode = false;
+            }
+            Err(e) => self.raw_error = Some(e),
+        }
+    }
+
+    /// The arguments to send, or why there are none.
+    pub fn current(&self) -> Result<Value, String> {
+        if self.raw_mode { read_raw(&self.raw_text) } else { Ok(self.value.clone()) }
+    }
+
+    /// What is wrong with the arguments shown: validation's violations (none without a
+    /// `checker`, or for raw text that is not JSON), and in the form a refused number in
+    /// place of what validation says at its path.
+    pub fn violations(&self, checker: Option<&Checker>) -> Vec<Violation> {
+        let parsed;
+        let candidate = if self.raw_mode {
+            parsed = serde_json::from_str::<Value>(&self.raw_text).ok();
+            parsed.as_ref()
+        } else {
+            Some(&self.value)
+        };
+        let mut found = match (checker, candidate) {
+            (Some(c), Some(v)) => c.check(v),
+            _ => Vec::new(),
+        };
+        if !self.raw_mode {
+            found.retain(|v| !self.refused.iter().any(|r| r.path == v.path));
+            found.extend(self.refused.iter().cloned());
+        }
+        found
+    }
+}
+
+/// The raw editor's text as arguments.
+fn read_raw(text: &str) -> Result<Value, String> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(v @ Value::Object(_)) => Ok(v),
+        Ok(_) => Err("the arguments must be a JSON object".into()),
+        Err(e) => Err(format!("not valid JSON: {e}")),
+    }
+}
+
+fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string())
+}
+
+/// Creates empty objects for the missing ancestors of `path` (and in place of ancestors
+/// that are neither objects nor arrays).
+fn ensure_parents(root: &mut Value, path: &str) {
+    let mut at = String::new();
+    let tokens: Vec<&str> = path.split('/').skip(1).collect();
+    for token in &tokens[..tokens.len().saturating_sub(1)] {
+        let next = format!("{at}/{token}");
+        if root.pointer(&next).is_none_or(|v| !v.is_object() && !v.is_array()) {
+            pointer::set(root, &next, Value::Object(Default::default()));
+        }
+        at = next;
+    }
+}
+
+#[cfg(test)]
+mod tests;

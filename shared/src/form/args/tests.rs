@@ -1,0 +1,185 @@
+//! The arguments model: switching editors without losing text, refused numbers over
+//! validation, reset, editing by path.
+
+use serde_json::{Value, json};
+
+use crate::form::{ArgsModel, Checker, Field, build};
+
+const TOO_BIG: &str = "99999999999999999999";
+
+fn schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "default": "ada"},
+            "count": {"type": "integer", "maximum": 10},
+            "size": {"type": "integer"},
+        },
+        "required": ["name", "count"],
+    })
+}
+
+fn loaded(saved: Option<&str>) -> (ArgsModel, Field, Value) {
+    let schema = schema();
+    let field = build(&schema);
+    let mut m = ArgsModel::default();
+    m.load(&field, &schema, saved);
+    (m, field, schema)
+}
+
+fn paths(found: &[crate::form::Violation]) -> Vec<&str> {
+    found.iter().map(|v| v.path.as_str()).collect()
+}
+
+#[test]
+fn load_starts_from_saved_arguments_only_when_they_are_an_object() {
+    assert_eq!(loaded(Some(r#"{"name": "bob"}"#)).0.value, json!({"name": "bob"}));
+    for bad in [None, Some("[1]"), Some("{not json"), Some("3")] {
+        let (m, ..) = loaded(bad);
+        assert_eq!(m.value, json!({"name": "ada", "count": 0}), "{bad:?}");
+    }
+}
+
+#[test]
+fn load_leaves_raw_mode_and_forgets_refusals() {
+    let (mut m, field, schema) = loaded(None);
+    m.set_number("/size", TOO_BIG, true);
+    m.variants.insert("/x".into(), 1);
+    m.toggle_raw();
+    m.raw_error = Some("old".into());
+    m.load(&field, &schema, None);
+    assert!(!m.raw_mode);
+    assert_eq!(m.raw_error, None);
+    assert!(m.refused.is_empty());
+    assert!(m.variants.is_empty());
+}
+
+#[test]
+fn form_to_raw_shows_the_arguments_as_pretty_json() {
+    let (mut m, ..) = loaded(None);
+    m.raw_error = Some("stale".into());
+    m.toggle_raw();
+    assert!(m.raw_mode);
+    assert_eq!(m.raw_text, "{\n  \"name\": \"ada\",\n  \"count\": 0\n}");
+    assert_eq!(m.raw_error, None);
+    assert_eq!(m.current(), Ok(json!({"name": "ada", "count": 0})));
+}
+
+#[test]
+fn invalid_json_stays_in_the_raw_editor_with_an_error() {
+    let (mut m, ..) = loaded(None);
+    m.toggle_raw();
+    m.raw_text = "{\"name\": ".into();
+    m.toggle_raw();
+    assert!(m.raw_mode);
+    assert_eq!(m.raw_text, "{\"name\": ");
+    let error = m.raw_error.clone().unwrap();
+    assert!(error.starts_with("not valid JSON: "), "{error}");
+    assert_eq!(m.value, json!({"name": "ada", "count": 0}));
+    assert_eq!(m.current(), Err(error));
+}
+
+#[test]
+fn a_non_object_stays_in_the_raw_editor_with_an_error() {
+    let (mut m, ..) = loaded(None);
+    m.toggle_raw();
+    m.raw_text = "[1, 2]".into();
+    m.toggle_raw();
+    assert!(m.raw_mode);
+    assert_eq!(m.raw_text, "[1, 2]");
+    assert_eq!(m.raw_error.as_deref(), Some("the arguments must be a JSON object"));
+    assert_eq!(m.current(), Err("the arguments must be a JSON object".to_owned()));
+}
+
+#[test]
+fn raw_to_form_takes_the_object_and_forgets_refusals_and_variants() {
+    let (mut m, ..) = loaded(None);
+    m.set_number("/size", TOO_BIG, true);
+    m.variants.insert("/x".into(), 1);
+    m.toggle_raw();
+    m.raw_text = r#"{"name": "eve", "count": 3}"#.into();
+    m.raw_error = Some("earlier".into());
+    m.toggle_raw();
+    assert!(!m.raw_mode);
+    assert_eq!(m.value, json!({"name": "eve", "count": 3}));
+    assert_eq!(m.raw_error, None);
+    assert!(m.refused.is_empty());
+    assert!(m.variants.is_empty());
+    assert_eq!(m.current(), Ok(json!({"name": "eve", "count": 3})));
+}
+
+#[test]
+fn a_refused_number_replaces_what_validation_says_at_its_path() {
+    let (mut m, _, schema) = loaded(None);
+    let checker = Checker::new(&schema).unwrap();
+    m.set("/count", json!(11));
+    m.set_number("/size", TOO_BIG, true);
+    assert_eq!(m.value["size"], json!(TOO_BIG), "the text stays, so validation holds the call back");
+    // Validation alone says `/size` is a string; the refusal says why instead.
+    assert_eq!(paths(&checker.check(&m.value)), ["/count", "/size"]);
+    let found = m.violations(Some(&checker));
+    assert_eq!(paths(&found), ["/count", "/size"]);
+    assert!(found[1].message.starts_with(&format!("{TOO_BIG} is too large for a 64-bit integer")), "{found:?}");
+    // Without a usable schema, the refusal is still shown.
+    assert_eq!(paths(&m.violations(None)), ["/size"]);
+    // The raw editor shows what validation says of its own text.
+    m.toggle_raw();
+    let raw = m.violations(Some(&checker));
+    assert_eq!(paths(&raw), ["/count", "/size"]);
+    assert!(raw[1].message.contains("integer") && !raw[1].message.contains("64-bit"), "{raw:?}");
+    m.raw_text = "{".into();
+    assert!(m.violations(Some(&checker)).is_empty());
+}
+
+#[test]
+fn a_good_number_clears_the_refusal_at_its_path_only() {
+    let (mut m, ..) = loaded(None);
+    m.set_number("/size", TOO_BIG, true);
+    m.set_number("/count", TOO_BIG, true);
+    m.set_number("/size", "7", true);
+    assert_eq!(m.value["size"], json!(7));
+    assert_eq!(paths(&m.refused), ["/count"]);
+}
+
+#[test]
+fn reset_goes_back_to_the_defaults_in_either_editor() {
+    let (mut m, field, schema) = loaded(Some(r#"{"name": "bob", "count": 4}"#));
+    m.set_number("/size", TOO_BIG, true);
+    m.variants.insert("/x".into(), 1);
+    m.raw_error = Some("old".into());
+    m.reset(&field, &schema);
+    assert_eq!(m.value, json!({"name": "ada", "count": 0}));
+    assert!(m.refused.is_empty() && m.variants.is_empty() && m.raw_error.is_none());
+    assert_eq!(m.raw_text, "", "the hidden raw editor is left alone");
+    m.toggle_raw();
+    m.raw_text = "{broken".into();
+    m.reset(&field, &schema);
+    assert!(m.raw_mode);
+    assert_eq!(m.raw_text, "{\n  \"name\": \"ada\",\n  \"count\": 0\n}");
+}
+
+#[test]
+fn set_creates_missing_parents() {
+    let mut m = ArgsModel::default();
+    m.set("/a/b~1c/d", json!(1));
+    assert_eq!(m.value, json!({"a": {"b/c": {"d": 1}}}));
+    // A parent that is not a container becomes an object; arrays are kept.
+    m.value = json!({"a": "text", "list": [{"x": 1}]});
+    m.set("/a/b", json!(true));
+    m.set("/list/0/y", json!(2));
+    m.set("/list/1/z", json!(3));
+    assert_eq!(m.value, json!({"a": {"b": true}, "list": [{"x": 1, "y": 2}, {"z": 3}]}));
+}
+
+#[test]
+fn remove_deletes_the_value_and_clears_every_refusal() {
+    let (mut m, ..) = loaded(None);
+    m.set("/list", json!([1, 2, 3]));
+    m.set_number("/size", TOO_BIG, true);
+    m.set_number("/count", TOO_BIG, true);
+    m.remove("/list/0");
+    assert_eq!(m.value["list"], json!([2, 3]));
+    assert!(m.refused.is_empty());
+    m.remove("/size");
+    assert_eq!(m.value.get("size"), None);
+}

@@ -1,0 +1,87 @@
+//! What the session does with each relay event: start the handshake once a server is
+//! reached, keep stderr, explain a close, fail what can no longer be answered.
+
+use crate::jsonrpc::Id;
+use crate::relay::{Direction, RelayEvent};
+
+use super::{ConnState, MAX_STDERR_LINES, ReadState, Session};
+
+impl Session {
+    pub(super) fn on_relay_event(&mut self, event: RelayEvent) {
+        match event {
+            RelayEvent::Spawned { .. } | RelayEvent::Connected { .. } => {
+                let frame = self.client.initialize();
+                self.send_frame(frame);
+            }
+            RelayEvent::Note { message } => self.notice(message),
+            RelayEvent::RequestFailed { id, message } => {
+                if let Ok(id) = serde_json::from_value::<Id>(id) {
+                    let handled = self.client.request_failed(&id, &message);
+                    self.apply(handled, None, 0.0);
+                }
+            }
+            RelayEvent::Stderr { line, .. } => {
+                self.stderr.push(line);
+                // Trimmed in bulk, so a chatty server costs O(1) per line.
+                if self.stderr.len() > 2 * MAX_STDERR_LINES {
+                    self.stderr.drain(..self.stderr.len() - MAX_STDERR_LINES);
+                }
+                self.changed.stderr = true;
+            }
+            RelayEvent::Exited { code, signal } => {
+                self.last_exit = Some(match (code, signal) {
+                    (Some(c), _) => format!("the server exited with code {c}"),
+                    (None, Some(s)) => format!("the server was ended by signal {s}"),
+                    _ => "the server exited".to_owned(),
+                });
+            }
+            RelayEvent::Closed { reason } => self.on_closed(reason),
+            RelayEvent::Error { message } => {
+                if self.conn == ConnState::Connecting {
+                    self.set_conn(ConnState::Error(message));
+                    // A remote server that refused us is still a connection at the relay.
+                    self.disconnect();
+                } else {
+                    self.notice(message);
+                }
+            }
+            RelayEvent::Oversized { direction, size, limit } => {
+                let which = if direction == Direction::In { "from the server" } else { "to the server" };
+                self.notice(format!(
+                    "a message {which} of {size} bytes exceeded the limit of {limit} bytes and was dropped"
+                ));
+            }
+            RelayEvent::InvalidFrame { error, .. } => {
+                self.notice(format!("the server wrote a line that is not JSON-RPC ({error})"));
+            }
+        }
+    }
+
+    /// The upstream connection is over: say why, unless a person asked for it, and end
+    /// what was waiting on it.
+    fn on_closed(&mut self, reason: String) {
+        if self.disconnect_requested || matches!(self.conn, ConnState::Disconnected | ConnState::Error(_)) {
+            if !matches!(self.conn, ConnState::Error(_)) {
+                self.set_conn(ConnState::Disconnected);
+            }
+        } else {
+            let mut why = self.last_exit.clone().unwrap_or(reason);
+            if let Some(last) = self.stderr.last() {
+                why = format!("{why}; last stderr line: {last}");
+            }
+            self.set_conn(ConnState::Error(why));
+        }
+        if self.tools_loading {
+            self.set_tools_loading(false);
+        }
+        self.fail_pending_call("the connection to the server ended during the call");
+        let mut failed = false;
+        for state in self.reads.values_mut() {
+            if *state == ReadState::Loading {
+                *state = ReadState::Failed("the connection to the server ended before the answer".into());
+                failed = true;
+            }
+        }
+        self.changed.reads |= failed;
+    }
+}

@@ -1,0 +1,433 @@
+//! One MCP session, sans-IO: the client, the timeline, the connection, the tool list and
+//! the call with its clock. Inputs are the relay's messages, a person's (or a script's)
+//! actions and the current time; outputs are messages for the relay and which parts of
+//! the state changed ([`Session::drain`]). The page keeps signals over it; the headless
+//! command line drives it with the relay's transports in-process. Neither adds logic.
+
+mod events;
+mod state;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::calls::{Deadline, Expiry};
+use crate::client::{CallOutcome, Handled, McpClient, Update, progress_token};
+use crate::jsonrpc::{self, Id};
+use crate::mcp::Tool;
+use crate::relay::{ClientMsg, Direction, ServerMsg, Target};
+use crate::render::output::{self, OutputCheck};
+use crate::timeline::Timeline;
+
+pub use state::{CallLimits, CallState, Changed, ConnState, LogLine, Progress, ReadState, RelayInfo, ServerInfo};
+
+/// Stderr lines kept.
+pub const MAX_STDERR_LINES: usize = 500;
+/// Server log lines kept.
+pub const MAX_LOG_LINES: usize = 2000;
+
+/// What the driver does next: send these messages to the relay, then show what changed.
+#[derive(Debug, Default, PartialEq)]
+pub struct Effects {
+    pub send: Vec<ClientMsg>,
+    pub changed: Changed,
+}
+
+/// The state of one tab's (or one command's) MCP session.
+#[derive(Debug)]
+pub struct Session {
+    client_version: String,
+    client: McpClient,
+    timeline: Timeline,
+    relay: Option<RelayInfo>,
+    conn: ConnState,
+    server: Option<ServerInfo>,
+    tools: Vec<Tool>,
+    tools_loading: bool,
+    tools_error: Option<String>,
+    call: CallState,
+    deadline: Option<Deadline>,
+    progress: Option<Progress>,
+    stderr: Vec<String>,
+    notices: Vec<String>,
+    logs: Vec<LogLine>,
+    next_log: usize,
+    reads: HashMap<String, ReadState>,
+    /// A person asked to disconnect: the close that follows is not an error.
+    disconnect_requested: bool,
+    /// How the server process ended, said when the connection closes.
+    last_exit: Option<String>,
+    out: Vec<ClientMsg>,
+    changed: Changed,
+}
+
+impl Session {
+    /// A session of a client that calls itself `client_version`.
+    pub fn new(client_version: &str) -> Self {
+        Self {
+            client_version: client_version.into(),
+            client: new_client(client_version),
+            timeline: Timeline::new(),
+            relay: None,
+            conn: ConnState::Disconnected,
+            server: None,
+            tools: Vec::new(),
+            tools_loading: false,
+            tools_error: None,
+            call: CallState::Idle,
+            deadline: None,
+            progress: None,
+            stderr: Vec::new(),
+            notices: Vec::new(),
+            logs: Vec::new(),
+            next_log: 0,
+            reads: HashMap::new(),
+            disconnect_requested: false,
+            last_exit: None,
+            out: Vec::new(),
+            changed: Changed::default(),
+        }
+    }
+
+    /// What to send and what changed since the last call.
+    pub fn drain(&mut self) -> Effects {
+        Effects { send: std::mem::take(&mut self.out), changed: std::mem::take(&mut self.changed) }
+    }
+
+    // ---- what the page shows ----
+
+    pub fn relay(&self) -> Option<&RelayInfo> {
+        self.relay.as_ref()
+    }
+    pub fn conn(&self) -> &ConnState {
+        &self.conn
+    }
+    pub fn server(&self) -> Option<&ServerInfo> {
+        self.server.as_ref()
+    }
+    pub fn tools(&self) -> &[Tool] {
+        &self.tools
+    }
+    pub fn tool(&self, name: &str) -> Option<&Tool> {
+        self.tools.iter().find(|t| t.name == name)
+    }
+    pub fn tools_loading(&self) -> bool {
+        self.tools_loading
+    }
+    pub fn tools_error(&self) -> Option<&str> {
+        self.tools_error.as_deref()
+    }
+    pub fn call(&self) -> &CallState {
+        &self.call
+    }
+    pub fn progress(&self) -> Option<&Progress> {
+        self.progress.as_ref()
+    }
+    pub fn timeline(&self) -> &Timeline {
+        &self.timeline
+    }
+    pub fn stderr(&self) -> &[String] {
+        &self.stderr
+    }
+    pub fn notices(&self) -> &[String] {
+        &self.notices
+    }
+    pub fn logs(&self) -> &[LogLine] {
+        &self.logs
+    }
+    pub fn reads(&self) -> &HashMap<String, ReadState> {
+        &self.reads
+    }
+
+    /// When [`tick`](Self::tick) should next run: the pending call's deadline.
+    pub fn next_deadline_ms(&self) -> Option<f64> {
+        self.deadline.as_ref().map(Deadline::due_ms)
+    }
+
+    // ---- actions ----
+
+    /// Starts a connection to `target`; everything of the previous session is cleared.
+    pub fn connect(&mut self, target: Target) {
+        let relay = self.relay.take();
+        *self = Self { relay, out: std::mem::take(&mut self.out), ..Self::new(&self.client_version) };
+        self.conn = ConnState::Connecting;
+        self.out.push(ClientMsg::Connect { target });
+        self.changed = Changed::ALL;
+    }
+
+    /// Ends the connection; what the relay says next closes it without an error.
+    pub fn disconnect(&mut self) {
+        self.disconnect_requested = true;
+        self.out.push(ClientMsg::Disconnect);
+    }
+
+    /// The link to the relay itself broke (or was never there).
+    pub fn relay_lost(&mut self, reason: &str) {
+        if self.conn.is_live() {
+            self.set_conn(ConnState::Error(reason.into()));
+        }
+        self.fail_pending_call("the relay connection was lost");
+    }
+
+    /// Asks for the tool list again, from its first page.
+    pub fn refresh_tools(&mut self) {
+        let frame = self.client.list_tools();
+        self.set_tools_loading(true);
+        self.send_frame(frame);
+    }
+
+    /// Calls `tool` with `arguments` (sent exactly as given), under `limits`. Refused while
+    /// another call is pending or no server is connected.
+    pub fn call_tool(&mut self, tool: &str, arguments: Value, limits: CallLimits, now_ms: f64) -> Result<Id, String> {
+        if self.call.is_pending() {
+            return Err("a call is already running: cancel it or wait for it".into());
+        }
+        if self.conn != ConnState::Connected {
+            return Err("not connected to a server".into());
+        }
+        let (id, frame) = self.client.call_tool(tool, arguments);
+        self.progress = None;
+        self.deadline = Some(Deadline::new(now_ms, limits.timeout_ms, limits.max_total_ms));
+        self.set_call(CallState::Pending { id: id.clone(), tool: tool.to_owned() });
+        self.send_frame(frame);
+        Ok(id)
+    }
+
+    /// Gives up on the pending call: `notifications/cancelled` to the server, and the
+    /// `cancelled` state. Its answer, should it come, shows in the timeline only.
+    pub fn cancel_call(&mut self) {
+        let reason = "cancelled by the user";
+        if let Some(tool) = self.give_up(reason) {
+            self.set_call(CallState::Cancelled { tool, reason: reason.into() });
+        }
+    }
+
+    /// The clock moved: a call past its deadline ends as a timeout.
+    pub fn tick(&mut self, now_ms: f64) {
+        let Some(expiry) = self.deadline.as_ref().and_then(|d| d.check(now_ms)) else { return };
+        let (after_ms, reason) = match expiry {
+            Expiry::Silent { after_ms } => {
+                (after_ms, format!("timed out after {:.0} s without a response", after_ms / 1000.0))
+            }
+            Expiry::TooLong { after_ms } => {
+                (after_ms, format!("timed out: still running after the maximum of {:.0} s", after_ms / 1000.0))
+            }
+        };
+        if let Some(tool) = self.give_up(&reason) {
+            self.set_call(CallState::Timeout { tool, after_ms });
+        }
+    }
+
+    /// Reads a resource a link points to; the result lands in [`reads`](Self::reads).
+    pub fn read_resource(&mut self, uri: &str) {
+        let (_, frame) = self.client.read_resource(uri);
+        self.reads.insert(uri.to_owned(), ReadState::Loading);
+        self.changed.reads = true;
+        self.send_frame(frame);
+    }
+
+    /// Something to tell the person that is not a protocol matter.
+    pub fn notice(&mut self, message: String) {
+        self.notices.push(message);
+        self.changed.notices = true;
+    }
+
+    pub fn clear_notices(&mut self) {
+        self.notices.clear();
+        self.changed.notices = true;
+    }
+
+    pub fn clear_logs(&mut self) {
+        self.logs.clear();
+        self.changed.logs = true;
+    }
+
+    // ---- input from the relay ----
+
+    /// Reads one message of the relay; `now_ms` is the caller's clock (for deadlines).
+    pub fn receive(&mut self, msg: ServerMsg, now_ms: f64) {
+        match msg {
+            ServerMsg::Hello { relay_version, preset, limits, .. } => {
+                self.relay = Some(RelayInfo { version: relay_version, preset, limits });
+                self.changed.relay = true;
+            }
+            ServerMsg::Message { direction, at_ms, size, frame } => {
+                // Parsed once: a result can be tens of megabytes.
+                let parsed = jsonrpc::parse(&frame);
+                let classified = parsed.as_ref().map(|(_, c)| c.clone()).map_err(Clone::clone);
+                let seq = self.timeline.push_classified(direction, at_ms, size, frame, classified);
+                self.changed.rows = true;
+                let duration = self.timeline.rows()[seq].duration_ms;
+                if let Ok((value, classified)) = parsed.as_ref()
+                    && direction == Direction::In
+                {
+                    let handled = self.client.handle(value, classified);
+                    self.apply(handled, duration, now_ms);
+                }
+            }
+            ServerMsg::Event { at_ms, event } => {
+                self.timeline.push_event(at_ms, &event);
+                self.changed.rows = true;
+                self.on_relay_event(event);
+            }
+        }
+    }
+
+    // ---- inside ----
+
+    fn send_frame(&mut self, frame: String) {
+        self.out.push(ClientMsg::Send { frame });
+    }
+
+    fn set_conn(&mut self, conn: ConnState) {
+        self.conn = conn;
+        self.changed.conn = true;
+    }
+
+    fn set_call(&mut self, call: CallState) {
+        if !matches!(call, CallState::Pending { .. }) {
+            self.deadline = None;
+        }
+        self.call = call;
+        self.changed.call = true;
+    }
+
+    fn set_tools_loading(&mut self, loading: bool) {
+        self.tools_loading = loading;
+        self.changed.tools = true;
+    }
+
+    /// Stops the pending call's clock and tells the server; the call's tool, if one was pending.
+    fn give_up(&mut self, reason: &str) -> Option<String> {
+        let CallState::Pending { id, tool } = &self.call else { return None };
+        let (id, tool) = (id.clone(), tool.clone());
+        self.deadline = None;
+        if let Some(frame) = self.client.cancel(&id, reason) {
+            self.send_frame(frame);
+        }
+        Some(tool)
+    }
+
+    fn fail_pending_call(&mut self, message: &str) {
+        if let CallState::Pending { tool, .. } = &self.call {
+            let tool = tool.clone();
+            self.set_call(CallState::TransportError { tool, message: message.into() });
+        }
+    }
+
+    /// Whether `id` is the pending call's.
+    fn pending_is(&self, id: &Id) -> bool {
+        matches!(&self.call, CallState::Pending { id: pending, .. } if pending == id)
+    }
+
+    fn apply(&mut self, handled: Handled, duration_ms: Option<f64>, now_ms: f64) {
+        for reply in handled.replies {
+            self.send_frame(reply);
+        }
+        for update in handled.updates {
+            self.update(update, duration_ms, now_ms);
+        }
+    }
+
+    fn update(&mut self, update: Update, duration_ms: Option<f64>, now_ms: f64) {
+        match update {
+            Update::Ready(result) => {
+                self.server = Some(ServerInfo::of(&result));
+                self.changed.server = true;
+                self.set_conn(ConnState::Connected);
+                self.set_tools_loading(true);
+            }
+            Update::InitializeFailed(message) => {
+                // The first reason stands: the relay often explains before the request fails.
+                if self.conn.is_live() {
+                    self.set_conn(ConnState::Error(message));
+                    self.disconnect();
+                }
+            }
+            Update::Tools(tools) => {
+                self.tools = tools;
+                self.tools_error = None;
+                self.set_tools_loading(false);
+            }
+            Update::ToolsFailed { message, partial } => {
+                if !partial.is_empty() {
+                    self.tools = partial;
+                }
+                self.tools_error = Some(message);
+                self.set_tools_loading(false);
+            }
+            Update::ToolsChanged => {
+                self.set_tools_loading(true);
+                self.notice("the server's tool list changed; refreshed".into());
+            }
+            Update::CallDone { id, outcome } => {
+                if let CallState::Pending { tool, .. } = &self.call
+                    && self.pending_is(&id)
+                {
+                    let tool = tool.clone();
+                    let schema = self.tool(&tool).and_then(|t| t.output_schema.as_ref());
+                    let (output, agreement) = match &outcome {
+                        CallOutcome::Result { result, .. } => {
+                            (output::check(schema, result), output::text_agreement(result))
+                        }
+                        _ => (OutputCheck::Skipped("no result to check".into()), None),
+                    };
+                    self.set_call(CallState::Done { tool, outcome, duration_ms, output, agreement });
+                }
+            }
+            Update::CallFailed { id, message } => {
+                if self.pending_is(&id) {
+                    self.fail_pending_call(&message);
+                }
+            }
+            Update::ResourceRead { uri, outcome } => {
+                let state = match outcome {
+                    Ok(contents) => ReadState::Done(contents),
+                    Err(e) => ReadState::Failed(e),
+                };
+                self.reads.insert(uri, state);
+                self.changed.reads = true;
+            }
+            Update::Progress { token, progress, total, message } => {
+                let CallState::Pending { id, .. } = &self.call else { return };
+                if token != progress_token(id) {
+                    return;
+                }
+                if let Some(d) = self.deadline.as_mut() {
+                    d.on_progress(now_ms);
+                }
+                self.progress = Some(Progress { progress, total, message });
+                self.changed.call = true;
+            }
+            Update::Late { id } => self.notice(format!(
+                "a late response to request #{id} arrived after it was given up on; it is in the timeline"
+            )),
+            Update::CancelledByServer { id, reason } => {
+                if let CallState::Pending { tool, .. } = &self.call
+                    && self.pending_is(&id)
+                {
+                    let tool = tool.clone();
+                    let reason =
+                        format!("cancelled by the server{}", reason.map(|r| format!(": {r}")).unwrap_or_default());
+                    self.set_call(CallState::Cancelled { tool, reason });
+                }
+            }
+            Update::Log { level, logger, data } => {
+                self.logs.push(LogLine::new(self.next_log, level, logger, data));
+                self.next_log += 1;
+                // Trimmed in bulk, so a flood of log lines costs O(1) per line.
+                if self.logs.len() > 2 * MAX_LOG_LINES {
+                    self.logs.drain(..self.logs.len() - MAX_LOG_LINES);
+                }
+                self.changed.logs = true;
+            }
+            Update::Notice(n) => self.notice(n),
+        }
+    }
+}
+
+fn new_client(version: &str) -> McpClient {
+    McpClient::new(version, crate::DEFAULT_PROTOCOL_VERSION)
+}

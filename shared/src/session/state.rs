@@ -1,0 +1,213 @@
+//! What a session shows: the connection, the server, the last call and its progress,
+//! server log lines and resource reads. Plain data, compared and cloned by the page.
+
+use serde_json::Value;
+
+use crate::client::CallOutcome;
+use crate::jsonrpc::Id;
+use crate::mcp::{InitializeResult, ResourceContents};
+use crate::relay::{Limits, Target};
+use crate::render::output::{OutputCheck, TextAgreement};
+
+/// The upstream connection, as `connection-status` shows it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum ConnState {
+    #[default]
+    Disconnected,
+    Connecting,
+    Connected,
+    Error(String),
+}
+
+impl ConnState {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            ConnState::Disconnected => "disconnected",
+            ConnState::Connecting => "connecting",
+            ConnState::Connected => "connected",
+            ConnState::Error(_) => "error",
+        }
+    }
+
+    /// Connecting or connected: a server is (being) reached.
+    pub fn is_live(&self) -> bool {
+        matches!(self, ConnState::Connecting | ConnState::Connected)
+    }
+}
+
+/// Who the server says it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerInfo {
+    pub name: String,
+    pub title: Option<String>,
+    pub version: String,
+    pub protocol_version: String,
+    pub capabilities: Vec<String>,
+    pub instructions: Option<String>,
+}
+
+impl ServerInfo {
+    pub fn of(result: &InitializeResult) -> Self {
+        Self {
+            name: result.server_info.name.clone(),
+            title: result.server_info.title.clone(),
+            version: result.server_info.version.clone(),
+            protocol_version: result.protocol_version.clone(),
+            capabilities: result.capabilities.keys().cloned().collect(),
+            instructions: result.instructions.clone(),
+        }
+    }
+
+    pub fn has(&self, capability: &str) -> bool {
+        self.capabilities.iter().any(|c| c == capability)
+    }
+}
+
+/// What the relay said of itself when the socket opened.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RelayInfo {
+    pub version: String,
+    /// The server chosen on the relay's command line, or the demo server.
+    pub preset: Target,
+    pub limits: Limits,
+}
+
+/// A `resources/read` a person asked for from a resource link.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReadState {
+    Loading,
+    Done(Vec<ResourceContents>),
+    Failed(String),
+}
+
+/// The last call, as the result pane shows it.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[allow(clippy::large_enum_variant, reason = "one per session; boxing would only add a hop for the result pane")]
+pub enum CallState {
+    #[default]
+    Idle,
+    Pending {
+        id: Id,
+        tool: String,
+    },
+    Done {
+        tool: String,
+        outcome: CallOutcome,
+        duration_ms: Option<f64>,
+        output: OutputCheck,
+        agreement: Option<TextAgreement>,
+    },
+    TransportError {
+        tool: String,
+        message: String,
+    },
+    Cancelled {
+        tool: String,
+        reason: String,
+    },
+    Timeout {
+        tool: String,
+        after_ms: f64,
+    },
+}
+
+impl CallState {
+    /// The `data-state` of the result pane.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            CallState::Idle => "idle",
+            CallState::Pending { .. } => "pending",
+            CallState::Done { outcome: CallOutcome::ProtocolError { .. }, .. } => "protocol-error",
+            CallState::Done { outcome: CallOutcome::Result { result, .. }, .. } if result.is_error == Some(true) => {
+                "tool-error"
+            }
+            CallState::Done { .. } => "ok",
+            CallState::TransportError { .. } => "transport-error",
+            CallState::Cancelled { .. } => "cancelled",
+            CallState::Timeout { .. } => "timeout",
+        }
+    }
+
+    pub fn is_pending(&self) -> bool {
+        matches!(self, CallState::Pending { .. })
+    }
+}
+
+/// The latest progress of the pending call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    pub progress: f64,
+    pub total: Option<f64>,
+    pub message: Option<String>,
+}
+
+/// One `notifications/message` line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LogLine {
+    pub seq: usize,
+    pub level: String,
+    pub logger: Option<String>,
+    pub text: String,
+}
+
+impl LogLine {
+    pub(super) fn new(seq: usize, level: String, logger: Option<String>, data: Value) -> Self {
+        let text = match data {
+            Value::String(s) => s,
+            other => other.to_string(),
+        };
+        Self { seq, level, logger, text }
+    }
+}
+
+/// How long a call may take, in milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CallLimits {
+    /// Silence allowed since the start or the last progress.
+    pub timeout_ms: f64,
+    /// Total allowed, whatever the progress.
+    pub max_total_ms: f64,
+}
+
+impl Default for CallLimits {
+    fn default() -> Self {
+        Self { timeout_ms: 60_000.0, max_total_ms: 600_000.0 }
+    }
+}
+
+/// Which parts of the state changed since the last [`Session::drain`](super::Session::drain):
+/// the page copies only those into its signals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Changed {
+    pub relay: bool,
+    pub conn: bool,
+    pub server: bool,
+    /// The tool list, its loading flag or its error.
+    pub tools: bool,
+    /// The call's state or its progress.
+    pub call: bool,
+    pub rows: bool,
+    pub notices: bool,
+    pub stderr: bool,
+    pub logs: bool,
+    pub reads: bool,
+}
+
+impl Changed {
+    pub const ALL: Changed = Changed {
+        relay: true,
+        conn: true,
+        server: true,
+        tools: true,
+        call: true,
+        rows: true,
+        notices: true,
+        stderr: true,
+        logs: true,
+        reads: true,
+    };
+
+    pub fn any(&self) -> bool {
+        *self != Changed::default()
+    }
+}
