@@ -2,6 +2,8 @@
 //! Chromium, driving the page only through the hooks of UI-CONTRACT.md.
 
 mod calls;
+mod cli;
+mod conformance;
 mod demo;
 mod everything;
 mod flows;

@@ -35,6 +35,9 @@ impl std::fmt::Display for Stop {
     }
 }
 
+/// Sees the session after every change.
+type Watch = Box<dyn FnMut(&Session, Changed) + Send>;
+
 /// A session and the server it reaches.
 pub struct Driver {
     pub session: Session,
@@ -43,7 +46,7 @@ pub struct Driver {
     demo_command: (String, Vec<String>),
     clock: Instant,
     /// Called with the session after every change (progress lines, logs, stderr).
-    watch: Box<dyn FnMut(&Session, Changed) + Send>,
+    watch: Watch,
 }
 
 impl Driver {
@@ -88,7 +91,8 @@ impl Driver {
                 ConnState::Disconnected => return Err(Stop::Connection("the connection to the server ended".into())),
                 _ => {}
             }
-            let due = self.session.next_deadline_ms().map(|d| Duration::from_secs_f64((d - self.now_ms()).max(0.0) / 1000.0));
+            let due =
+                self.session.next_deadline_ms().map(|d| Duration::from_secs_f64((d - self.now_ms()).max(0.0) / 1000.0));
             let quiet_left = patience.saturating_sub(quiet_since.elapsed());
             let wait = due.map_or(quiet_left, |d| d.min(quiet_left));
             let next = match self.server.as_mut() {
@@ -171,7 +175,9 @@ impl Driver {
                         self.relay_event(e.to_event());
                     }
                 }
-                None => self.relay_event(RelayEvent::Error { message: "not connected: the message was not sent".into() }),
+                None => {
+                    self.relay_event(RelayEvent::Error { message: "not connected: the message was not sent".into() })
+                }
             },
             ClientMsg::Disconnect => {
                 if let Some((server, mut events)) = self.server.take() {

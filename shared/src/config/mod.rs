@@ -89,7 +89,9 @@ impl Config {
 
 /// Reads a configuration; only a file that is not JSON or has no `mcpServers` object fails
 /// as a whole. `env` resolves `${VAR}` references in `command`, `args`, `env` values, `cwd`,
-/// `url` and `headers` values (the relay passes its own environment, the page none).
+/// `url` and `headers` values (the relay passes its own environment, the page none). A
+/// `cwd` stays as written: the relay, which knows where the file is, anchors a relative one
+/// to the file's folder.
 pub fn read(text: &str, env: Env<'_>) -> Result<Config, ConfigError> {
     let doc: Value = serde_json::from_str(text).map_err(|e| ConfigError::NotJson(e.to_string()))?;
     let servers = doc.get("mcpServers").and_then(Value::as_object).ok_or(ConfigError::NoServers)?;

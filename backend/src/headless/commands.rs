@@ -1,0 +1,266 @@
+//! `mcp-playground tools` and `mcp-playground call`: connect, list, call, print, and exit
+//! with a code a script can branch on. stdout carries only the answer; progress, server
+//! log lines, notes and errors go to stderr.
+
+#![allow(clippy::print_stdout, clippy::print_stderr, reason = "a command line's output")]
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use shared::client::CallOutcome;
+use shared::form::cli as cli_args;
+use shared::jsonrpc::Id;
+use shared::relay::{Limits, Target};
+use shared::render::terminal;
+use shared::session::{CallLimits, CallState, Changed, Session};
+use shared::timeline::{RowDirection, RowKind};
+
+use super::drive::{Driver, Stop};
+use crate::cli::{CallArgs, ServerArgs, ToolsArgs};
+
+/// The call succeeded (or the list was printed).
+const OK: u8 = 0;
+/// The tool reported an error (`isError`).
+const TOOL_ERROR: u8 = 1;
+/// A protocol or transport error, a timeout, or nothing could be run.
+const FAILED: u8 = 2;
+/// The arguments do not fit the tool (or there is no such tool): nothing was sent.
+const INVALID: u8 = 3;
+
+/// Longest MCP message accepted, as the playground's default.
+const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
+/// Longest stderr line kept.
+const MAX_STDERR_LINE: usize = 16 * 1024;
+
+/// `mcp-playground tools SERVER…`
+pub async fn tools(args: ToolsArgs) -> anyhow::Result<ExitCode> {
+    let Some(mut d) = connected(&args.server, args.timeout_s).await else { return Ok(ExitCode::from(FAILED)) };
+    let s = &d.session;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&serde_json::json!({"tools": s.tools()}))?);
+    } else {
+        print!("{}", terminal::tool_list(s.tools()));
+    }
+    let code = match s.tools_error() {
+        Some(e) => {
+            eprintln!("error: {e}");
+            FAILED
+        }
+        None => OK,
+    };
+    d.disconnect().await;
+    Ok(ExitCode::from(code))
+}
+
+/// `mcp-playground call TOOL [--arg KEY=VALUE]… [--args JSON] SERVER…`
+pub async fn call(args: CallArgs) -> anyhow::Result<ExitCode> {
+    let Some(mut d) = connected(&args.server, args.timeout_s).await else { return Ok(ExitCode::from(FAILED)) };
+    let code = call_on(&mut d, &args).await;
+    d.disconnect().await;
+    Ok(ExitCode::from(code))
+}
+
+async fn call_on(d: &mut Driver, args: &CallArgs) -> u8 {
+    let Some(tool) = d.session.tool(&args.tool).cloned() else {
+        let names: Vec<&str> = d.session.tools().iter().map(|t| t.name.as_str()).collect();
+        eprintln!("error: the server has no tool named {:?}; it has: {}", args.tool, names.join(", "));
+        if let Some(e) = d.session.tools_error() {
+            eprintln!("(its tool list is incomplete: {e})");
+            return FAILED;
+        }
+        return INVALID;
+    };
+    let arguments = match cli_args::arguments(&tool.input_schema, args.args.as_deref(), &args.arg) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return INVALID;
+        }
+    };
+    match cli_args::validate(&tool.input_schema, &arguments) {
+        Ok(violations) if !violations.is_empty() => {
+            eprint!("{}", cli_args::violations_text(&violations));
+            eprintln!("nothing was sent");
+            return INVALID;
+        }
+        Ok(_) => {}
+        // The page sends in this case too: the server is the judge of a schema we cannot read.
+        Err(e) => {
+            eprintln!("note: the input schema cannot be used to check the arguments ({e}); sending them as given")
+        }
+    }
+    let limits = CallLimits { timeout_ms: args.timeout_s * 1000.0, ..CallLimits::default() };
+    let now = d.now_ms();
+    let id = match d.session.call_tool(&tool.name, arguments, limits, now) {
+        Ok(id) => id,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return FAILED;
+        }
+    };
+    // The call's own clock ends it; patience only guards the connection.
+    let finished = tokio::select! {
+        r = d.until(|s| !s.call().is_pending(), Duration::from_secs(3600)) => r,
+        _ = tokio::signal::ctrl_c() => {
+            d.session.cancel_call();
+            Err(Stop::Connection("cancelled (Ctrl-C); the server was told".into()))
+        }
+    };
+    if let Err(stop) = finished
+        && d.session.call().is_pending()
+    {
+        eprintln!("error: {stop}");
+        return FAILED;
+    }
+    outcome(&d.session, &id, args.json)
+}
+
+/// Prints how the call ended; its exit code.
+fn outcome(s: &Session, id: &Id, json: bool) -> u8 {
+    match s.call() {
+        CallState::Done { outcome, .. } => {
+            let raw = response_text(s, id);
+            match outcome {
+                CallOutcome::Result { result, .. } => {
+                    if json {
+                        println!("{}", raw.and_then(|r| member(&r, "result")).unwrap_or_default());
+                    } else {
+                        print!("{}", terminal::call_result(result));
+                    }
+                    if result.is_error == Some(true) { TOOL_ERROR } else { OK }
+                }
+                CallOutcome::ProtocolError { error, .. } => {
+                    if json {
+                        println!("{{\"error\":{}}}", raw.and_then(|r| member(&r, "error")).unwrap_or_default());
+                    }
+                    eprintln!("error: {}", terminal::protocol_error(error));
+                    FAILED
+                }
+                CallOutcome::Unreadable { raw: value, error } => {
+                    println!("{}", value.get("result").map(|v| v.to_string()).unwrap_or_default());
+                    eprintln!("error: the result is not a valid CallToolResult: {error}");
+                    FAILED
+                }
+            }
+        }
+        CallState::TransportError { message, .. } => {
+            eprintln!("error: {message}");
+            FAILED
+        }
+        CallState::Timeout { after_ms, .. } => {
+            eprintln!("error: timed out after {:.1} s", after_ms / 1000.0);
+            FAILED
+        }
+        CallState::Cancelled { reason, .. } => {
+            eprintln!("error: {reason}");
+            FAILED
+        }
+        CallState::Idle | CallState::Pending { .. } => FAILED,
+    }
+}
+
+/// The frame that answered request `id`, exactly as the server sent it.
+fn response_text(s: &Session, id: &Id) -> Option<String> {
+    s.timeline()
+        .rows()
+        .iter()
+        .rev()
+        .find(|r| {
+            r.direction == RowDirection::In
+                && matches!(r.kind, RowKind::Response | RowKind::Error)
+                && r.id.as_ref() == Some(id)
+        })
+        .map(|r| r.raw.clone())
+}
+
+/// One member of a JSON object as its original text (numbers keep their digits).
+fn member(frame: &str, key: &str) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Members<'a> {
+        #[serde(borrow)]
+        result: Option<&'a RawValue>,
+        #[serde(borrow)]
+        error: Option<&'a RawValue>,
+    }
+    let m: Members<'_> = serde_json::from_str(frame).ok()?;
+    let raw = if key == "result" { m.result } else { m.error };
+    raw.map(|r| r.get().to_owned())
+}
+
+/// A driver connected to the named server (the demo server when none is named), with its
+/// tool list in; `None` after saying why not.
+async fn connected(server: &ServerArgs, timeout_s: f64) -> Option<Driver> {
+    let target = match server.target() {
+        Ok(t) => t.unwrap_or(Target::Demo),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            return None;
+        }
+    };
+    let exe = match std::env::current_exe() {
+        Ok(p) => p.to_string_lossy().into_owned(),
+        Err(e) => {
+            eprintln!("error: cannot find this program's own path for the demo server: {e}");
+            return None;
+        }
+    };
+    let limits = Limits { max_message_bytes: MAX_MESSAGE_BYTES, max_stderr_line_bytes: MAX_STDERR_LINE };
+    let mut d = Driver::new(limits, (exe, vec!["demo-server".into()]));
+    let mut reporter = Reporter::default();
+    d.on_change(move |s, changed| reporter.report(s, changed));
+    let patience = Duration::from_secs_f64(timeout_s.max(0.001));
+    match d.connect(target, patience).await {
+        Ok(()) => Some(d),
+        Err(stop) => {
+            eprintln!("error: {}", connect_failure(&d.session, &stop));
+            d.disconnect().await;
+            None
+        }
+    }
+}
+
+fn connect_failure(s: &Session, stop: &Stop) -> String {
+    match stop {
+        Stop::TimedOut(_) if s.server().is_some() => format!("the tool list did not arrive: {stop}"),
+        Stop::TimedOut(_) => format!("the server did not answer initialize: {stop}"),
+        Stop::Connection(why) => why.clone(),
+    }
+}
+
+/// Progress, server log lines and notes, on stderr as they happen, each once.
+#[derive(Default)]
+struct Reporter {
+    next_log: usize,
+    notices: usize,
+}
+
+impl Reporter {
+    fn report(&mut self, s: &Session, changed: Changed) {
+        if changed.call
+            && s.call().is_pending()
+            && let Some(p) = s.progress()
+        {
+            let of = p.total.map(|t| format!("/{t}")).unwrap_or_default();
+            let message = p.message.as_deref().map(|m| format!(": {m}")).unwrap_or_default();
+            eprintln!("progress {}{of}{message}", p.progress);
+        }
+        if changed.logs {
+            let from = self.next_log;
+            for line in s.logs().iter().filter(|l| l.seq >= from) {
+                let logger = line.logger.as_deref().map(|l| format!(" {l}")).unwrap_or_default();
+                eprintln!("[server {}{logger}] {}", line.level, line.text);
+                self.next_log = line.seq + 1;
+            }
+        }
+        if changed.notices {
+            // A new connection starts the list again.
+            self.notices = self.notices.min(s.notices().len());
+            for n in &s.notices()[self.notices..] {
+                eprintln!("note: {n}");
+            }
+            self.notices = s.notices().len();
+        }
+    }
+}
