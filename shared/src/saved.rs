@@ -27,6 +27,37 @@ pub fn merge(list: &mut Vec<(String, Target)>, found: Vec<(String, Target)>) {
     }
 }
 
+/// What an import pasted into the page brought.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Imported {
+    /// The usable servers, in file order.
+    pub servers: Vec<(String, Target)>,
+    /// Broken entries and ignored keys, one line each: the rest was still imported.
+    pub problems: Vec<String>,
+}
+
+/// Reads an `mcpServers` document pasted into the page. The page has no environment, so
+/// `${VAR}` references stay as written (the relay does not expand them either: fill them
+/// in before connecting). Fails only when nothing at all can be imported.
+pub fn import(text: &str) -> Result<Imported, String> {
+    let keep_literal = |name: &str| Some(format!("${{{name}}}"));
+    let config = crate::config::read(text, &keep_literal).map_err(|e| e.to_string())?;
+    let mut problems = config.warnings;
+    let mut servers = Vec::new();
+    for entry in config.servers {
+        match entry.target {
+            Ok(t) => servers.push((entry.name, t)),
+            Err(e) => problems.push(format!("not imported: {e}")),
+        }
+    }
+    if servers.is_empty() {
+        let why =
+            if problems.is_empty() { "the configuration lists no servers".to_owned() } else { problems.join("; ") };
+        return Err(why);
+    }
+    Ok(Imported { servers, problems })
+}
+
 /// Removes the server called `name`.
 pub fn forget(list: &mut Vec<(String, Target)>, name: &str) {
     list.retain(|(n, _)| n != name);
@@ -65,6 +96,25 @@ mod tests {
         assert_eq!(names(&list), ["c", "b", "d", "a", "e"]);
         assert_eq!(find(&list, "e"), Some(&http("http://e2")));
         assert_eq!(find(&list, "a"), Some(&Target::Demo));
+    }
+
+    #[test]
+    fn an_import_takes_what_it_can_and_says_what_it_left() {
+        let text = r#"{"mcpServers": {
+            "ok": {"command": "node", "args": ["s.js"], "env": {"KEY": "${API_KEY}"}, "autoApprove": []},
+            "bad": {"command": 7},
+            "remote": {"url": "http://127.0.0.1:1/mcp"}
+        }}"#;
+        let got = import(text).unwrap();
+        assert_eq!(names(&got.servers), ["ok", "remote"]);
+        let Target::Stdio { env, .. } = &got.servers[0].1 else { panic!() };
+        assert_eq!(env["KEY"], "${API_KEY}", "kept as written: the page has no environment");
+        assert_eq!(got.problems.len(), 2, "{:?}", got.problems);
+        assert!(got.problems.iter().any(|p| p.contains("autoApprove")), "{:?}", got.problems);
+        assert!(got.problems.iter().any(|p| p.starts_with("not imported: server \"bad\"")), "{:?}", got.problems);
+        assert!(import(r#"{"mcpServers": {"bad": {"command": 7}}}"#).unwrap_err().contains("bad"));
+        assert_eq!(import(r#"{"mcpServers": {}}"#).unwrap_err(), "the configuration lists no servers");
+        assert!(import("nope").unwrap_err().starts_with("not JSON"));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 mod calls;
 mod cli;
+mod config;
 mod conformance;
 mod demo;
 mod everything;

@@ -237,7 +237,9 @@ fn anchor(cwd: &str, folder: &Path, home: Option<&str>) -> String {
         (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => PathBuf::from(format!("{home}{rest}")),
         _ => folder.join(cwd),
     };
-    path.to_string_lossy().into_owned()
+    // `.` parts say nothing; a person reading the form should not see them.
+    let tidy: PathBuf = path.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect();
+    tidy.to_string_lossy().into_owned()
 }
 
 /// Whether a first positional word is a URL rather than a program: `scheme://…`.

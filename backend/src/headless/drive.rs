@@ -128,6 +128,8 @@ impl Driver {
         if self.server.is_none() {
             return;
         }
+        // The command has said what it had to; what the server does while it goes is not news.
+        self.watch = Box::new(|_, _| {});
         self.session.disconnect();
         let _ = self.until(|s| !s.conn().is_live(), GOODBYE).await;
         if let Some((server, _)) = self.server.take() {

@@ -1,6 +1,8 @@
 //! Saved servers: paste an `mcpServers` JSON (Claude Desktop, Cursor, the official
 //! inspector) to import servers, keep them in browser storage, pick one to fill the
-//! connection form. Bad JSON gets a precise error (which server, which key) and is kept.
+//! connection form; the servers of the relay's `--config` file are offered beside them.
+//! Bad JSON gets a precise error (which server, which key) and is kept; a broken entry
+//! is left out with a notice, and the rest is imported.
 
 use leptos::prelude::*;
 use shared::relay::Target;
@@ -9,6 +11,8 @@ use shared::saved;
 use crate::store::{ConnState, Store};
 
 const KEY: &str = "mcp-playground.servers.v1";
+/// Marks an option of the relay's `--config` file in the list of saved servers.
+const OFFERED: &str = "config:";
 
 fn load() -> Vec<(String, Target)> {
     crate::storage::local().and_then(|s| s.get_item(KEY).ok().flatten()).map(|t| saved::read(&t)).unwrap_or_default()
@@ -29,23 +33,35 @@ pub fn SavedServers() -> impl IntoView {
     let text = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
     let busy = move || matches!(store.conn.get(), ConnState::Connecting | ConnState::Connected);
-    let pick = move |name: String| {
-        chosen.set(name.clone());
-        if let Some(t) = servers.with_untracked(|s| saved::find(s, &name).cloned()) {
-            store.apply_target(&t);
+    // A broken entry of the relay's file fails when it is picked, with its reason.
+    let picked_error = RwSignal::new(None::<String>);
+    let pick = move |value: String| {
+        chosen.set(value.clone());
+        picked_error.set(None);
+        let target = match value.strip_prefix(OFFERED) {
+            Some(name) => store.offered.with_untracked(|o| o.iter().find(|s| s.name == name).map(|s| s.target.clone())),
+            None => servers.with_untracked(|s| saved::find(s, &value).cloned().map(Ok)),
+        };
+        match target {
+            Some(Ok(t)) => store.apply_target(&t),
+            Some(Err(why)) => picked_error.set(Some(format!("{}: {why}", value.trim_start_matches(OFFERED)))),
+            None => {}
         }
     };
-    let import = move |_| match shared::config::parse(&text.get_untracked()) {
+    let import = move |_| match saved::import(&text.get_untracked()) {
         Ok(found) => {
-            let count = found.len();
-            servers.update(|list| saved::merge(list, found));
+            let count = found.servers.len();
+            servers.update(|list| saved::merge(list, found.servers));
             servers.with_untracked(|l| save(l));
             error.set(None);
             text.set(String::new());
             importing.set(false);
             store.notice(format!("imported {count} server{}", if count == 1 { "" } else { "s" }));
+            for p in found.problems {
+                store.notice(p);
+            }
         }
-        Err(e) => error.set(Some(e.to_string())),
+        Err(e) => error.set(Some(e)),
     };
     let remove = move |_| {
         let name = chosen.get_untracked();
@@ -59,7 +75,21 @@ pub fn SavedServers() -> impl IntoView {
                 <select class="input" data-testid="saved-servers" aria-label="Saved servers" prop:disabled=busy
                     prop:value=move || chosen.get()
                     on:change=move |ev| pick(event_target_value(&ev))>
-                    <option value="">{move || if servers.with(Vec::is_empty) { "No saved servers" } else { "Saved servers…" }}</option>
+                    <option value="">{move || {
+                        let none = servers.with(Vec::is_empty) && store.offered.with(Vec::is_empty);
+                        if none { "No saved servers" } else { "Saved servers…" }
+                    }}</option>
+                    {move || (!store.offered.with(Vec::is_empty)).then(|| view! {
+                        <optgroup label="From the relay's --config">
+                            {store.offered.get().into_iter().map(|s| {
+                                let label = match &s.target {
+                                    Ok(t) => format!("{} ({})", s.name, t.transport()),
+                                    Err(_) => format!("{} (broken)", s.name),
+                                };
+                                view! { <option value=format!("{OFFERED}{}", s.name)>{label}</option> }
+                            }).collect_view()}
+                        </optgroup>
+                    })}
                     {move || servers.get().into_iter().map(|(name, t)| {
                         let label = format!("{name} ({})", t.transport());
                         view! { <option value=name>{label}</option> }
@@ -67,10 +97,11 @@ pub fn SavedServers() -> impl IntoView {
                 </select>
                 <button class="button small ghost" data-testid="server-import-toggle" title="Paste an mcpServers JSON"
                     on:click=move |_| importing.update(|i| *i = !*i)>"Import"</button>
-                <Show when=move || !chosen.get().is_empty()>
+                <Show when=move || { let c = chosen.get(); !c.is_empty() && !c.starts_with(OFFERED) }>
                     <button class="button small ghost" title="Forget this saved server" on:click=remove>"Forget"</button>
                 </Show>
             </div>
+            {move || picked_error.get().map(|e| view! { <p class="error-text" data-testid="saved-server-error">{e}</p> })}
             <Show when=move || importing.get()>
                 <textarea class="input mono" data-testid="server-import" rows="5" spellcheck="false"
                     placeholder=r#"{"mcpServers": {"name": {"command": "npx", "args": ["…"]}}}"#

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use leptos::prelude::*;
 use shared::connect_form::ConnectForm;
 use shared::mcp::Tool;
-use shared::relay::{ServerMsg, Target, Transport};
+use shared::relay::{ConfiguredServer, ServerMsg, Target, Transport};
 use shared::session::{Changed, Session};
 use shared::timeline::{RowFilter, RowView};
 
@@ -48,6 +48,8 @@ pub struct Store {
     pub row_count: RwSignal<usize>,
     pub selected_row: RwSignal<Option<usize>>,
     pub notices: RwSignal<Vec<String>>,
+    /// The servers of the relay's `--config` file, offered beside the saved ones.
+    pub offered: RwSignal<Vec<ConfiguredServer>>,
     pub reads: RwSignal<HashMap<String, ReadState>>,
     pub calls: CallsState,
     session: StoredValue<Session>,
@@ -79,6 +81,7 @@ impl Store {
             row_count: RwSignal::new(0),
             selected_row: RwSignal::new(None),
             notices: RwSignal::new(Vec::new()),
+            offered: RwSignal::new(Vec::new()),
             reads: RwSignal::new(HashMap::new()),
             calls: CallsState::new(),
             session: StoredValue::new(Session::new(env!("CARGO_PKG_VERSION"))),
@@ -141,6 +144,7 @@ impl Store {
             {
                 self.preset_applied.set_value(true);
                 self.apply_target(&relay.preset);
+                self.offered.set(relay.servers.clone());
             }
             if changed.conn {
                 self.conn.set(s.conn().clone());

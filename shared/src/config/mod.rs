@@ -103,12 +103,6 @@ pub fn read(text: &str, env: Env<'_>) -> Result<Config, ConfigError> {
     Ok(Config { servers, warnings })
 }
 
-/// Every server of a configuration, in file order, read without an environment; the first
-/// broken entry fails the whole file (the page's import, all or nothing).
-pub fn parse(text: &str) -> Result<Vec<(String, Target)>, ConfigError> {
-    read(text, &|_| None)?.servers.into_iter().map(|e| Ok((e.name, e.target?))).collect()
-}
-
 /// The transport a `"type"` names; `streamable-http` and its spellings are Streamable HTTP.
 fn kind_of(name: &str) -> Option<Transport> {
     match name {

@@ -249,8 +249,8 @@ impl Session {
     /// Reads one message of the relay; `now_ms` is the caller's clock (for deadlines).
     pub fn receive(&mut self, msg: ServerMsg, now_ms: f64) {
         match msg {
-            ServerMsg::Hello { relay_version, preset, limits, .. } => {
-                self.relay = Some(RelayInfo { version: relay_version, preset, limits });
+            ServerMsg::Hello { relay_version, preset, limits, servers, .. } => {
+                self.relay = Some(RelayInfo { version: relay_version, preset, limits, servers });
                 self.changed.relay = true;
             }
             ServerMsg::Message { direction, at_ms, size, frame } => {

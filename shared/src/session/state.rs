@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::client::CallOutcome;
 use crate::jsonrpc::Id;
 use crate::mcp::{InitializeResult, ResourceContents};
-use crate::relay::{Limits, Target};
+use crate::relay::{ConfiguredServer, Limits, Target};
 use crate::render::output::{OutputCheck, TextAgreement};
 
 /// The upstream connection, as `connection-status` shows it.
@@ -70,6 +70,8 @@ pub struct RelayInfo {
     /// The server chosen on the relay's command line, or the demo server.
     pub preset: Target,
     pub limits: Limits,
+    /// The servers of the relay's `--config` file, offered to pick from.
+    pub servers: Vec<ConfiguredServer>,
 }
 
 /// A `resources/read` a person asked for from a resource link.

@@ -278,7 +278,7 @@ fn cwd_of_a_file_is_anchored_to_its_folder() {
     let out: Vec<String> = cases.iter().map(|c| format!("{c} => {}", anchor(c, folder, Some("/home/u")))).collect();
     expect![[r#"
         sub => /cfg/sub
-        ./sub => /cfg/./sub
+        ./sub => /cfg/sub
         ../up => /cfg/../up
         /abs => /abs
         ~ => /home/u
