@@ -11,7 +11,7 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, WWW_AUTHENTICATE};
 use serde_json::Value;
-use shared::relay::{Direction, Limits, RelayEvent};
+use shared::relay::{Direction, Limits, RelayEvent, Transport};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
@@ -31,6 +31,17 @@ pub enum Mode {
     Sse,
     /// Streamable HTTP first; legacy SSE when the first POST is refused with 400, 404 or 405.
     Auto,
+}
+
+impl Mode {
+    /// The connection kind this mode is, by its one name.
+    pub fn transport(self) -> Transport {
+        match self {
+            Mode::Http => Transport::Http,
+            Mode::Sse => Transport::Sse,
+            Mode::Auto => Transport::Auto,
+        }
+    }
 }
 
 /// A connection to a remote server.
@@ -155,13 +166,11 @@ impl RemoteUpstream {
             endpoint_tx: Arc::new(endpoint_tx),
         };
         let task = tokio::spawn(run(mode, ctx, rx, stop_rx));
-        let transport = match mode {
-            Mode::Http => "http",
-            Mode::Sse => "sse",
-            Mode::Auto => "auto",
+        let connected = RelayEvent::Connected {
+            transport: mode.transport().as_str().into(),
+            url: parsed.to_string(),
+            headers: masked(headers),
         };
-        let connected =
-            RelayEvent::Connected { transport: transport.into(), url: parsed.to_string(), headers: masked(headers) };
         Ok((Self { frames, stop, task, max_message_bytes: limits.max_message_bytes }, connected))
     }
 
