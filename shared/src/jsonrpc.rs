@@ -138,6 +138,19 @@ fn with_params(mut obj: Map<String, Value>, params: Option<Value>) -> String {
     Value::Object(obj).to_string()
 }
 
+/// What a JSON value is, with its article, for messages: `null`, `a boolean`, `a number`,
+/// `a string`, `an array`, `an object`.
+pub fn value_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// A request frame, compact (never contains a newline, as stdio framing requires).
 pub fn request(id: &Id, method: &str, params: Option<Value>) -> String {
     let Value::Object(obj) = json!({"jsonrpc": "2.0", "id": id, "method": method}) else {

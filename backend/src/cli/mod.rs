@@ -64,12 +64,8 @@ pub struct RunArgs {
 /// `mcp-playground tools [OPTIONS] SERVER...`
 #[derive(Debug, Args)]
 pub struct ToolsArgs {
-    /// Print JSON (the tools as the server listed them) instead of a summary.
-    #[arg(long)]
-    pub json: bool,
-    /// Seconds to wait for the server before giving up.
-    #[arg(long = "timeout", value_name = "SECONDS", default_value_t = 60.0, value_parser = seconds)]
-    pub timeout_s: f64,
+    #[command(flatten)]
+    pub out: Output,
     #[command(flatten)]
     pub server: ServerArgs,
 }
@@ -85,14 +81,22 @@ pub struct CallArgs {
     /// All arguments as one JSON object.
     #[arg(long, value_name = "JSON")]
     pub args: Option<String>,
-    /// Print the result as JSON instead of a summary.
-    #[arg(long)]
-    pub json: bool,
-    /// Seconds to wait for the result (progress notifications do not extend it).
-    #[arg(long = "timeout", value_name = "SECONDS", default_value_t = 60.0, value_parser = seconds)]
-    pub timeout_s: f64,
+    #[command(flatten)]
+    pub out: Output,
     #[command(flatten)]
     pub server: ServerArgs,
+}
+
+/// What `tools` and `call` both take: how to print, how long to wait.
+#[derive(Debug, Args)]
+pub struct Output {
+    /// Print JSON instead of readable text: a call's result exactly as the server sent it,
+    /// or every page of the tool list as one `{"tools": [...]}`.
+    #[arg(long)]
+    pub json: bool,
+    /// Seconds of silence allowed from the server (progress resets the clock) before giving up.
+    #[arg(long = "timeout", value_name = "SECONDS", default_value_t = 60.0, value_parser = seconds)]
+    pub timeout_s: f64,
 }
 
 /// `--log-level`: the levels of `tracing`.

@@ -84,15 +84,15 @@ fn a_subcommand_comes_first_and_a_server_word_is_never_one() {
     assert!(matches!(parse(&["demo-server"]).command, Some(Sub::DemoServer)));
     let Some(Sub::Tools(tools)) = parse(&["tools", "npx", "-y", "pkg", "--json"]).command else { panic!() };
     assert_eq!(tools.server.server, ["npx", "-y", "pkg", "--json"]);
-    assert!(!tools.json, "--json after the server belongs to the server");
-    assert_eq!(tools.timeout_s, 60.0);
+    assert!(!tools.out.json, "--json after the server belongs to the server");
+    assert_eq!(tools.out.timeout_s, 60.0);
     let Some(Sub::Tools(tools)) =
         parse(&["tools", "--json", "--timeout", "2.5", "--log-level", "trace", "http://x/mcp"]).command
     else {
         panic!()
     };
     assert_eq!(
-        (tools.json, tools.timeout_s, tools.server.server.as_slice()),
+        (tools.out.json, tools.out.timeout_s, tools.server.server.as_slice()),
         (true, 2.5, ["http://x/mcp".to_owned()].as_slice())
     );
     // A word that is a subcommand only counts in first place: after `--` it is a command.
@@ -109,7 +109,7 @@ fn call_takes_the_tool_then_options_then_the_server() {
     assert_eq!(call.tool, "add_numbers");
     assert_eq!(call.arg, ["a=1", "b=2"]);
     assert_eq!(call.server.server, ["http://localhost:4321/mcp"]);
-    assert_eq!((call.args, call.json, call.timeout_s), (None, false, 60.0));
+    assert_eq!((call.args, call.out.json, call.out.timeout_s), (None, false, 60.0));
     let cli = parse(&[
         "call",
         "echo",
@@ -128,7 +128,7 @@ fn call_takes_the_tool_then_options_then_the_server() {
         "x",
     ]);
     let Some(Sub::Call(call)) = cli.command else { panic!("{cli:?}") };
-    assert_eq!((call.args.as_deref(), call.json, call.timeout_s), (Some(r#"{"message": "hi"}"#), true, 5.0));
+    assert_eq!((call.args.as_deref(), call.out.json, call.out.timeout_s), (Some(r#"{"message": "hi"}"#), true, 5.0));
     assert_eq!((call.server.env, call.server.cwd.as_deref()), (vec!["A=1".to_owned()], Some("/srv")));
     assert_eq!(call.server.server, ["node", "s.js", "--arg", "x"]);
     assert!(call.arg.is_empty());

@@ -61,14 +61,7 @@ impl<'a> Args<'a> {
 }
 
 fn wrong_type(name: &str, expected: &str, got: &Value) -> String {
-    let kind = match got {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    };
+    let kind = shared::jsonrpc::value_kind(got);
     format!("argument `{name}` must be {expected}, got {kind} ({got})")
 }
 

@@ -36,9 +36,9 @@ const MAX_STDERR_LINE: usize = 16 * 1024;
 
 /// `mcp-playground tools SERVER…`
 pub async fn tools(args: ToolsArgs) -> anyhow::Result<ExitCode> {
-    let Some(mut d) = connected(&args.server, args.timeout_s).await else { return Ok(ExitCode::from(FAILED)) };
+    let Some(mut d) = connected(&args.server, args.out.timeout_s).await else { return Ok(ExitCode::from(FAILED)) };
     let s = &d.session;
-    if args.json {
+    if args.out.json {
         println!("{}", serde_json::to_string_pretty(&serde_json::json!({"tools": s.tools()}))?);
     } else {
         print!("{}", terminal::tool_list(s.tools()));
@@ -56,7 +56,7 @@ pub async fn tools(args: ToolsArgs) -> anyhow::Result<ExitCode> {
 
 /// `mcp-playground call TOOL [--arg KEY=VALUE]… [--args JSON] SERVER…`
 pub async fn call(args: CallArgs) -> anyhow::Result<ExitCode> {
-    let Some(mut d) = connected(&args.server, args.timeout_s).await else { return Ok(ExitCode::from(FAILED)) };
+    let Some(mut d) = connected(&args.server, args.out.timeout_s).await else { return Ok(ExitCode::from(FAILED)) };
     let code = call_on(&mut d, &args).await;
     d.disconnect().await;
     Ok(ExitCode::from(code))
@@ -91,7 +91,7 @@ async fn call_on(d: &mut Driver, args: &CallArgs) -> u8 {
             eprintln!("note: the input schema cannot be used to check the arguments ({e}); sending them as given")
         }
     }
-    let limits = CallLimits { timeout_ms: args.timeout_s * 1000.0, ..CallLimits::default() };
+    let limits = CallLimits { timeout_ms: args.out.timeout_s * 1000.0, ..CallLimits::default() };
     let now = d.now_ms();
     let id = match d.session.call_tool(&tool.name, arguments, limits, now) {
         Ok(id) => id,
@@ -114,7 +114,7 @@ async fn call_on(d: &mut Driver, args: &CallArgs) -> u8 {
         eprintln!("error: {stop}");
         return FAILED;
     }
-    outcome(&d.session, &id, args.json)
+    outcome(&d.session, &id, args.out.json)
 }
 
 /// Prints how the call ended; its exit code.

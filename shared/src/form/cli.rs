@@ -66,24 +66,13 @@ pub fn arguments(schema: &Value, args_json: Option<&str>, pairs: &[String]) -> R
 fn base(text: &str) -> Result<Map<String, Value>, ArgError> {
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(map)) => Ok(map),
-        Ok(other) => Err(ArgError::ArgsNotObject { found: kind_of(&other) }),
+        Ok(other) => Err(ArgError::ArgsNotObject { found: crate::jsonrpc::value_kind(&other) }),
         Err(e) => {
             let (line, column) = (e.line(), e.column());
             let full = e.to_string();
             let reason = full.strip_suffix(&format!(" at line {line} column {column}")).unwrap_or(&full).to_owned();
             Err(ArgError::ArgsNotJson { line, column, reason })
         }
-    }
-}
-
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

@@ -407,7 +407,7 @@ mod tests {
         }
         expect![[r#"
             not JSON: expected ident at line 1 column 2
-            relay message: expected an object, found a list
+            relay message: expected an object, found an array
             unknown relay message type `hi`
             relay message: missing field `type` (found `protocol`)
             relay message: unknown field `extra`

@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
+use crate::jsonrpc::value_kind;
+
 use super::{ClientMsg, ConfiguredServer, Direction, Limits, RelayEvent, ServerMsg, Target, Transport};
 
 /// The fields of one JSON object, taken one by one; what is left over is an error.
@@ -22,7 +24,7 @@ impl Fields {
     fn new(what: &'static str, value: Value) -> Read<Self> {
         match value {
             Value::Object(map) => Ok(Self { what, map }),
-            other => Err(format!("{what}: expected an object, found {}", kind(&other))),
+            other => Err(format!("{what}: expected an object, found {}", value_kind(&other))),
         }
     }
 
@@ -128,7 +130,7 @@ impl Fields {
     }
 
     fn wrong(&self, key: &str, expected: &str, found: &Value) -> String {
-        format!("{}: `{key}` should be {expected}, found {}", self.what, kind(found))
+        format!("{}: `{key}` should be {expected}, found {}", self.what, value_kind(found))
     }
 
     /// Fails on any field not taken.
@@ -137,17 +139,6 @@ impl Fields {
             None => Ok(()),
             Some(k) => Err(format!("{}: unknown field `{k}`", self.what)),
         }
-    }
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
     }
 }
 
