@@ -17,6 +17,10 @@ const EVENT_QUEUE: usize = 256;
 /// How long the server gets to end when the command is done.
 const GOODBYE: Duration = Duration::from_secs(3);
 
+/// How long a server process gets to exit on its own once the command is done (and again
+/// after SIGTERM): a script waits for the command, so less than the relay's grace.
+const EXIT_GRACE: Duration = Duration::from_millis(300);
+
 /// Why waiting stopped before the session got where it was going.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Stop {
@@ -183,7 +187,7 @@ impl Driver {
             },
             ClientMsg::Disconnect => {
                 if let Some((server, mut events)) = self.server.take() {
-                    server.shutdown().await;
+                    server.shutdown_within(EXIT_GRACE).await;
                     // The exit and any last words come before the close, as on the page.
                     while let Ok(event) = events.try_recv() {
                         self.session.receive(event.into_server_msg(), self.now_ms());

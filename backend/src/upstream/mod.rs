@@ -96,6 +96,15 @@ impl Server {
         }
     }
 
+    /// Like [`shutdown`](Self::shutdown), with `grace` for a process to exit on its own
+    /// (and again after SIGTERM).
+    pub async fn shutdown_within(self, grace: std::time::Duration) {
+        match self {
+            Server::Stdio(s) => s.shutdown_within(grace).await,
+            Server::Remote(r) => r.shutdown().await,
+        }
+    }
+
     pub fn describe(&self) -> String {
         match self {
             Server::Stdio(s) => format!("pid {}", s.pid()),

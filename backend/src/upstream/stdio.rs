@@ -90,12 +90,18 @@ impl StdioUpstream {
     /// Ends the server as the MCP stdio transport describes: close its stdin, wait, SIGTERM,
     /// wait, SIGKILL. The process group is killed in the end whatever happened.
     pub async fn shutdown(self) {
+        self.shutdown_within(GRACE).await;
+    }
+
+    /// Ends the server as the spec says: stdin closed, `grace` to exit, then SIGTERM and
+    /// `grace` again, then SIGKILL to its whole process group.
+    pub async fn shutdown_within(self, grace: Duration) {
         let Self { guard, to_server, mut exited, .. } = self;
         drop(to_server);
         let mut wait = async |d| tokio::time::timeout(d, exited.wait_for(|e| *e)).await.is_ok();
-        if !guard.is_reaped() && !wait(GRACE).await {
+        if !guard.is_reaped() && !wait(grace).await {
             guard.signal(Signal::SIGTERM);
-            wait(GRACE).await;
+            wait(grace).await;
         }
         drop(guard);
     }
