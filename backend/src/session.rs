@@ -46,6 +46,8 @@ where
         preset: config.preset.clone(),
         limits: config.limits,
         servers: config.servers.clone(),
+        recording: false,
+        playback: false,
     };
     let mut out = Outbox { tx: &mut tx, open: true };
     out.send(&hello).await;

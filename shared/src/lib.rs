@@ -13,6 +13,7 @@ pub mod form;
 pub mod jsonrpc;
 pub mod mcp;
 pub mod pairing;
+pub mod recording;
 pub mod relay;
 pub mod render;
 pub mod saved;

@@ -162,6 +162,13 @@ pub enum ServerMsg {
         /// Every server of the `--config` file, in file order (none without one).
         #[serde(default)]
         servers: Vec<ConfiguredServer>,
+        /// The relay writes every session to a file (`--record DIR`).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        recording: bool,
+        /// A recording is loaded (`mcp-playground play FILE`): the page fetches it from
+        /// `/api/recording` and plays it back.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        playback: bool,
     },
     /// An MCP message forwarded (`in`) or written to the server (`out`), stamped by the relay.
     Message {
@@ -282,6 +289,8 @@ mod tests {
                 preset: Target::Demo,
                 limits: Limits { max_message_bytes: 1024, max_stderr_line_bytes: 64 },
                 servers: vec![],
+                recording: false,
+                playback: false,
             },
             ServerMsg::Hello {
                 protocol: RELAY_PROTOCOL,
@@ -303,6 +312,8 @@ mod tests {
                         target: Err("\"args\" must be an array of strings".into()),
                     },
                 ],
+                recording: true,
+                playback: true,
             },
             ServerMsg::Message { direction: Direction::In, at_ms: 1.5, size: 2, frame: "{}".into() },
             ServerMsg::Event {
@@ -338,7 +349,7 @@ mod tests {
         let out: Vec<String> = msgs.iter().map(json).collect();
         expect![[r#"
             {"type":"hello","protocol":1,"relay_version":"0.1.0","preset":{"transport":"demo"},"limits":{"max_message_bytes":1024,"max_stderr_line_bytes":64},"servers":[]}
-            {"type":"hello","protocol":1,"relay_version":"0.1.0","preset":{"transport":"auto","url":"http://127.0.0.1:3001/mcp","headers":{}},"limits":{"max_message_bytes":1024,"max_stderr_line_bytes":64},"servers":[{"name":"files","target":{"transport":"stdio","command":"npx","args":["-y"],"env":{},"cwd":"/srv"}},{"name":"broken","error":"\"args\" must be an array of strings"}]}
+            {"type":"hello","protocol":1,"relay_version":"0.1.0","preset":{"transport":"auto","url":"http://127.0.0.1:3001/mcp","headers":{}},"limits":{"max_message_bytes":1024,"max_stderr_line_bytes":64},"servers":[{"name":"files","target":{"transport":"stdio","command":"npx","args":["-y"],"env":{},"cwd":"/srv"}},{"name":"broken","error":"\"args\" must be an array of strings"}],"recording":true,"playback":true}
             {"type":"message","direction":"in","at_ms":1.5,"size":2,"frame":"{}"}
             {"type":"event","at_ms":2.0,"event":{"kind":"spawned","pid":42,"command":"node","args":[]}}
             {"type":"event","at_ms":3.0,"event":{"kind":"stderr","line":"warn","truncated":false}}

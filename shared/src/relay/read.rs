@@ -81,6 +81,15 @@ impl Fields {
         }
     }
 
+    /// A flag that is false when absent.
+    fn flag(&mut self, key: &str) -> Read<bool> {
+        match self.take(key) {
+            None => Ok(false),
+            Some(Value::Bool(b)) => Ok(b),
+            Some(other) => Err(self.wrong(key, "a boolean", &other)),
+        }
+    }
+
     /// An optional number: absent and `null` are `None`.
     fn opt_int<T: TryFrom<i64>>(&mut self, key: &str) -> Read<Option<T>> {
         match self.take(key) {
@@ -163,6 +172,8 @@ impl ServerMsg {
                         }
                         Some(other) => return Err(f.wrong("servers", "a list", &other)),
                     },
+                    recording: f.flag("recording")?,
+                    playback: f.flag("playback")?,
                 }
             }
             "message" => ServerMsg::Message {

@@ -25,6 +25,8 @@ impl Harness {
                 preset: Target::Demo,
                 limits: Limits { max_message_bytes: 1024, max_stderr_line_bytes: 64 },
                 servers: Vec::new(),
+                recording: false,
+                playback: false,
             },
             0.0,
         );

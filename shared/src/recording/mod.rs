@@ -1,0 +1,264 @@
+//! The recording format: one session as JSON Lines. A header line, then one line per MCP
+//! message (the raw frame exactly as it crossed the relay, its direction and the relay's
+//! time stamp) or relay event. Appendable, greppable, `jq`-friendly, and a file cut off
+//! midway is still readable up to the cut. Described in `docs/recording-format.md`.
+//!
+//! Nothing secret goes in: header and environment values of the target are masked, and the
+//! relay's token is never part of a session.
+
+mod live;
+mod read;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::relay::{Direction, RelayEvent, ServerMsg, Target};
+
+pub use live::LiveRecorder;
+pub use read::{Problem, Reader, Recording, parse};
+
+/// The `format` of the header line.
+pub const FORMAT: &str = "mcp-playground-recording";
+/// The version this build writes, and the newest it reads.
+pub const VERSION: u32 = 1;
+
+/// Who wrote a recording.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Recorder {
+    /// The page's own capture (`record-toggle`, exported).
+    Page,
+    /// The relay's `--record DIR`, whoever drove the session.
+    Relay,
+    /// The headless command line's `--record FILE`.
+    Cli,
+}
+
+/// The first line of a recording.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    pub format: String,
+    pub version: u32,
+    /// When the session began, milliseconds since the Unix epoch (relay time).
+    pub started_at_ms: f64,
+    pub recorded_by: Recorder,
+    pub relay_version: String,
+    /// The server, with every header and environment value masked.
+    pub target: Target,
+    /// What `initialize` negotiated; absent when the session never got that far.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol_version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_info: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capabilities: Option<Map<String, Value>>,
+    /// JSON Pointers a replay leaves out of its comparison (set by the replay view).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ignore: Vec<String>,
+}
+
+impl Header {
+    pub fn new(recorded_by: Recorder, relay_version: &str, target: &Target, started_at_ms: f64) -> Self {
+        Self {
+            format: FORMAT.into(),
+            version: VERSION,
+            started_at_ms,
+            recorded_by,
+            relay_version: relay_version.into(),
+            target: masked_target(target),
+            protocol_version: None,
+            server_info: None,
+            capabilities: None,
+            ignore: Vec::new(),
+        }
+    }
+
+    /// Fills in what the `initialize` result says, from its frame.
+    pub fn learn_initialize(&mut self, result: &Value) {
+        self.protocol_version = result.get("protocolVersion").and_then(Value::as_str).map(str::to_owned);
+        self.server_info = result.get("serverInfo").cloned();
+        self.capabilities = result.get("capabilities").and_then(Value::as_object).cloned();
+    }
+
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).expect("a header serializes")
+    }
+}
+
+/// One line after the header.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Entry {
+    /// An MCP message, as its frame crossed the relay.
+    Message { at_ms: f64, direction: Direction, frame: String },
+    /// Something the relay saw that is not an MCP message.
+    Event { at_ms: f64, event: RelayEvent },
+}
+
+/// The JSON of an entry line: `{"t", "dir", "frame"}` or `{"t", "event"}`.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EntryLine {
+    t: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    dir: Option<Direction>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    frame: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    event: Option<RelayEvent>,
+}
+
+impl Entry {
+    /// The entry for what the relay told its page, if it is part of the session.
+    pub fn of(msg: &ServerMsg) -> Option<Entry> {
+        match msg {
+            ServerMsg::Hello { .. } => None,
+            ServerMsg::Message { direction, at_ms, frame, .. } => {
+                Some(Entry::Message { at_ms: *at_ms, direction: *direction, frame: frame.clone() })
+            }
+            ServerMsg::Event { at_ms, event } => Some(Entry::Event { at_ms: *at_ms, event: event.clone() }),
+        }
+    }
+
+    /// The relay message this entry was (what playback feeds the session).
+    pub fn to_server_msg(&self) -> ServerMsg {
+        match self {
+            Entry::Message { at_ms, direction, frame } => {
+                ServerMsg::Message { direction: *direction, at_ms: *at_ms, size: frame.len(), frame: frame.clone() }
+            }
+            Entry::Event { at_ms, event } => ServerMsg::Event { at_ms: *at_ms, event: event.clone() },
+        }
+    }
+
+    pub fn at_ms(&self) -> f64 {
+        match self {
+            Entry::Message { at_ms, .. } | Entry::Event { at_ms, .. } => *at_ms,
+        }
+    }
+
+    pub fn to_line(&self) -> String {
+        let line = match self {
+            Entry::Message { at_ms, direction, frame } => {
+                EntryLine { t: *at_ms, dir: Some(*direction), frame: Some(frame.clone()), event: None }
+            }
+            Entry::Event { at_ms, event } => {
+                EntryLine { t: *at_ms, dir: None, frame: None, event: Some(event.clone()) }
+            }
+        };
+        serde_json::to_string(&line).expect("an entry serializes")
+    }
+}
+
+/// A whole recording as text: the header line, then one line per entry.
+pub fn write(header: &Header, entries: &[Entry]) -> String {
+    let mut out = header.to_line();
+    out.push('\n');
+    for e in entries {
+        out.push_str(&e.to_line());
+        out.push('\n');
+    }
+    out
+}
+
+/// A secret's stand-in: a scheme word such as `Bearer ` stays, the rest does not.
+pub fn mask_value(value: &str) -> String {
+    let scheme = value.split_once(' ').map(|(s, _)| s).filter(|s| s.len() <= 12 && !s.is_empty());
+    match scheme {
+        Some(s) => format!("{s} ••••"),
+        None => "••••".into(),
+    }
+}
+
+fn mask_map(map: &BTreeMap<String, String>) -> BTreeMap<String, String> {
+    map.iter().map(|(k, v)| (k.clone(), mask_value(v))).collect()
+}
+
+/// A URL without the secrets it may carry: a password, and the values of its query.
+pub fn mask_url(url: &str) -> String {
+    let (base, fragment) = url.split_once('#').map_or((url, None), |(b, f)| (b, Some(f)));
+    let (path, query) = base.split_once('?').map_or((base, None), |(p, q)| (p, Some(q)));
+    let mut out = match path.split_once("://") {
+        Some((scheme, rest)) => {
+            let (authority, tail) = rest.split_once('/').map_or((rest, None), |(a, t)| (a, Some(t)));
+            let authority = match authority.rsplit_once('@') {
+                Some((user, host)) => {
+                    let name = user.split_once(':').map_or(user, |(n, _)| n);
+                    format!("{name}:••••@{host}")
+                }
+                None => authority.to_owned(),
+            };
+            format!("{scheme}://{authority}{}", tail.map(|t| format!("/{t}")).unwrap_or_default())
+        }
+        None => path.to_owned(),
+    };
+    if let Some(q) = query {
+        let masked: Vec<String> = q
+            .split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some((k, _)) => format!("{k}=••••"),
+                None => pair.to_owned(),
+            })
+            .collect();
+        out.push('?');
+        out.push_str(&masked.join("&"));
+    }
+    if let Some(f) = fragment {
+        out.push('#');
+        out.push_str(f);
+    }
+    out
+}
+
+/// `target` with every header and environment value masked, and the URL's secrets.
+pub fn masked_target(target: &Target) -> Target {
+    match target {
+        Target::Demo => Target::Demo,
+        Target::Stdio { command, args, env, cwd } => {
+            Target::Stdio { command: command.clone(), args: args.clone(), env: mask_map(env), cwd: cwd.clone() }
+        }
+        Target::Http { url, headers } => Target::Http { url: mask_url(url), headers: mask_map(headers) },
+        Target::Sse { url, headers } => Target::Sse { url: mask_url(url), headers: mask_map(headers) },
+        Target::Auto { url, headers } => Target::Auto { url: mask_url(url), headers: mask_map(headers) },
+    }
+}
+
+/// A file name for a session's recording: when it began and what it reached, safe on any
+/// file system, e.g. `2026-11-22T23-41-25Z-server-everything.jsonl`.
+pub fn file_name(started_at_ms: f64, target: &Target) -> String {
+    let what = match target {
+        Target::Demo => "demo".to_owned(),
+        Target::Stdio { command, args, .. } => {
+            let last = args.iter().rev().find(|a| !a.starts_with('-')).unwrap_or(command);
+            last.rsplit('/').next().unwrap_or(last).to_owned()
+        }
+        Target::Http { url, .. } | Target::Sse { url, .. } | Target::Auto { url, .. } => {
+            url.split("://").nth(1).unwrap_or(url).split(['/', '?']).next().unwrap_or(url).to_owned()
+        }
+    };
+    let safe: String = what
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '-' })
+        .take(40)
+        .collect();
+    format!("{}-{safe}.jsonl", utc_stamp(started_at_ms))
+}
+
+/// `YYYY-MM-DDTHH-MM-SSZ` for milliseconds since the epoch (no calendar crate needed).
+pub fn utc_stamp(ms: f64) -> String {
+    let secs = (ms / 1000.0).floor() as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}T{:02}-{:02}-{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+}

@@ -1,0 +1,192 @@
+use expect_test::expect;
+use serde_json::json;
+
+use super::*;
+
+fn stdio() -> Target {
+    Target::Stdio {
+        command: "node".into(),
+        args: vec!["server.js".into()],
+        env: [
+            ("API_KEY".to_string(), "sk-live-123456".to_string()),
+            ("AUTH".to_string(), "Bearer abc.def".to_string()),
+        ]
+        .into(),
+        cwd: Some("/srv".into()),
+    }
+}
+
+fn session() -> Vec<ServerMsg> {
+    let msg = |direction, at_ms: f64, frame: &str| ServerMsg::Message {
+        direction,
+        at_ms,
+        size: frame.len(),
+        frame: frame.to_owned(),
+    };
+    vec![
+        ServerMsg::Event {
+            at_ms: 1000.0,
+            event: RelayEvent::Spawned { pid: Some(4), command: "node".into(), args: vec![] },
+        },
+        msg(Direction::Out, 1001.0, r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#),
+        msg(
+            Direction::In,
+            1010.5,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"s","version":"1"}}}"#,
+        ),
+        // Bytes as the server wrote them: spacing, an exponent, escaped unicode.
+        msg(
+            Direction::In,
+            1011.0,
+            "{\"jsonrpc\":\"2.0\", \"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":1.0e3,\"x\":\"\\u00e9\"}}",
+        ),
+        ServerMsg::Event { at_ms: 1012.0, event: RelayEvent::Stderr { line: "ready".into(), truncated: false } },
+    ]
+}
+
+#[test]
+fn a_live_recording_holds_the_handshake_then_writes_each_line_at_once() {
+    let mut live = LiveRecorder::new(Header::new(Recorder::Relay, "0.1.0", &stdio(), 1000.0));
+    let msgs = session();
+    assert!(live.push(&msgs[0]).is_empty());
+    assert!(live.push(&msgs[1]).is_empty(), "held until initialize is answered");
+    let released = live.push(&msgs[2]);
+    assert_eq!(released.len(), 4, "header and the three held lines");
+    assert_eq!(live.push(&msgs[3]).len(), 1);
+    assert_eq!(live.push(&msgs[4]).len(), 1);
+    assert!(live.finish().is_empty());
+    expect![[r#"{"format":"mcp-playground-recording","version":1,"started_at_ms":1000.0,"recorded_by":"relay","relay_version":"0.1.0","target":{"transport":"stdio","command":"node","args":["server.js"],"env":{"API_KEY":"••••","AUTH":"Bearer ••••"},"cwd":"/srv"},"protocol_version":"2025-06-18","server_info":{"name":"s","version":"1"},"capabilities":{"tools":{"listChanged":true}}}"#]]
+        .assert_eq(&released[0]);
+    expect![[r#"{"t":1011.0,"dir":"in","frame":"{\"jsonrpc\":\"2.0\", \"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":1.0e3,\"x\":\"\\u00e9\"}}"}"#]]
+        .assert_eq(&live.push(&msgs[3])[0]);
+}
+
+#[test]
+fn a_session_that_never_initializes_still_gets_its_header() {
+    let mut live = LiveRecorder::new(Header::new(Recorder::Cli, "0.1.0", &Target::Demo, 5.0));
+    let closed = ServerMsg::Event { at_ms: 6.0, event: RelayEvent::Closed { reason: "x".into() } };
+    assert!(live.push(&closed).is_empty());
+    let out = live.finish();
+    assert_eq!(out.len(), 2);
+    assert!(out[0].contains("\"recorded_by\":\"cli\"") && !out[0].contains("protocol_version"));
+    // Nor does a server that never answers hold lines forever.
+    let mut live = LiveRecorder::new(Header::new(Recorder::Relay, "0", &Target::Demo, 0.0));
+    let lines: usize = (0..live::HOLD_LINES).map(|_| live.push(&closed).len()).sum();
+    assert_eq!(lines, live::HOLD_LINES + 1);
+}
+
+#[test]
+fn round_trip_keeps_every_frame_byte_for_byte() {
+    let header = Header::new(Recorder::Page, "0.1.0", &stdio(), 1000.0);
+    let entries: Vec<Entry> = session().iter().filter_map(Entry::of).collect();
+    let text = write(&header, &entries);
+    let back = parse(&text).unwrap();
+    assert_eq!(back.header, header);
+    assert_eq!(back.entries, entries);
+    assert!(back.problems.is_empty());
+    let msgs: Vec<ServerMsg> = back.entries.iter().map(Entry::to_server_msg).collect();
+    assert_eq!(msgs, session(), "playback feeds the session exactly what it saw");
+}
+
+#[test]
+fn secrets_are_masked() {
+    assert_eq!(mask_value("Bearer sk-123"), "Bearer ••••");
+    assert_eq!(mask_value("sk-123"), "••••");
+    assert_eq!(mask_value(""), "••••");
+    assert_eq!(mask_value("a very long secret phrase"), "a ••••", "only a short first word is kept");
+    assert_eq!(
+        mask_url("https://u:pw@example.com:8443/mcp?key=s3cret&x=1#f"),
+        "https://u:••••@example.com:8443/mcp?key=••••&x=••••#f"
+    );
+    assert_eq!(mask_url("http://127.0.0.1:1/mcp"), "http://127.0.0.1:1/mcp");
+    let t = masked_target(&Target::Http {
+        url: "http://h/mcp?token=abc".into(),
+        headers: [("Authorization".to_string(), "Bearer t0k3n".to_string())].into(),
+    });
+    let text = serde_json::to_string(&t).unwrap();
+    assert!(!text.contains("abc") && !text.contains("t0k3n"), "{text}");
+    let Target::Stdio { env, .. } = masked_target(&stdio()) else { panic!() };
+    assert!(env.values().all(|v| v.ends_with("••••")));
+}
+
+#[test]
+fn bad_lines_are_named_and_the_rest_plays() {
+    let header = Header::new(Recorder::Page, "0.1.0", &Target::Demo, 0.0).to_line();
+    let good = Entry::Event { at_ms: 1.0, event: RelayEvent::Note { message: "n".into() } }.to_line();
+    let text =
+        format!("{header}\n{good}\nnot json\n{{\"t\":2,\"dir\":\"in\"}}\n\n{good}\n{{\"t\":3,\"dir\":\"in\",\"fra");
+    let r = parse(&text).unwrap();
+    assert_eq!(r.entries.len(), 2);
+    let problems: Vec<String> = r.problems.iter().map(ToString::to_string).collect();
+    expect![[r#"
+        [
+            "line 3: not an entry of a recording (expected ident at line 1 column 2)",
+            "line 4: an entry has either \"dir\" and \"frame\", or \"event\"",
+            "line 7: cut off: the file ends in the middle of this line",
+        ]
+    "#]]
+    .assert_debug_eq(&problems);
+}
+
+#[test]
+fn what_is_not_a_recording_is_refused_and_a_newer_one_is_read_as_far_as_possible() {
+    let refused: Vec<String> = [
+        "",
+        "hello",
+        r#"{"rows": []}"#,
+        r#"{"format": "mcp-playground-timeline/1", "rows": []}"#,
+        r#"{"format": "mcp-playground-recording", "version": 1}"#,
+    ]
+    .iter()
+    .map(|t| parse(t).unwrap_err().to_string())
+    .collect();
+    expect![[r#"
+        [
+            "line 1: the file is empty: a recording starts with a header line",
+            "line 1: not a recording: the first line is not JSON (expected value at line 1 column 1); a recording starts with {\"format\": \"mcp-playground-recording\", …}",
+            "line 1: not a recording: the header has no \"format\", not \"mcp-playground-recording\"",
+            "line 1: not a recording: the header has \"format\": \"mcp-playground-timeline/1\", not \"mcp-playground-recording\"",
+            "line 1: the header cannot be read: missing field `started_at_ms`",
+        ]
+    "#]]
+    .assert_debug_eq(&refused);
+    let mut newer = serde_json::to_value(Header::new(Recorder::Relay, "9", &Target::Demo, 0.0)).unwrap();
+    newer["version"] = json!(2);
+    newer["something_new"] = json!(true);
+    let text = format!(
+        "{newer}\n{}\n",
+        Entry::Event { at_ms: 1.0, event: RelayEvent::Note { message: "n".into() } }.to_line()
+    );
+    let r = parse(&text).unwrap();
+    assert_eq!(r.entries.len(), 1);
+    assert_eq!(r.problems[0].line, 1);
+    assert!(r.problems[0].message.contains("format version 2"), "{:?}", r.problems);
+}
+
+#[test]
+fn a_large_file_is_read_a_slice_at_a_time() {
+    let header = Header::new(Recorder::Page, "0.1.0", &Target::Demo, 0.0);
+    let entries: Vec<Entry> = (0..1000)
+        .map(|i| Entry::Event { at_ms: f64::from(i), event: RelayEvent::Note { message: format!("{i}") } })
+        .collect();
+    let text = write(&header, &entries);
+    let mut reader = Reader::start(&text).unwrap();
+    let mut slices = 0;
+    while reader.read(&text, 100) {
+        slices += 1;
+    }
+    assert_eq!(slices, 9, "ten slices of 100 lines, the last one reports the end");
+    assert_eq!(reader.progress().1, text.len());
+    assert_eq!(reader.finish().entries, entries);
+}
+
+#[test]
+fn file_names_say_when_and_what() {
+    assert_eq!(utc_stamp(0.0), "1970-01-01T00-00-00Z");
+    assert_eq!(utc_stamp(1_795_390_885_000.0), "2026-11-22T23-41-25Z");
+    assert_eq!(utc_stamp(951_782_400_000.0), "2000-02-29T00-00-00Z", "a leap day");
+    assert_eq!(file_name(0.0, &stdio()), "1970-01-01T00-00-00Z-server.js.jsonl");
+    let remote = Target::Http { url: "https://api.example.com:8443/mcp?k=v".into(), headers: Default::default() };
+    assert_eq!(file_name(0.0, &remote), "1970-01-01T00-00-00Z-api.example.com-8443.jsonl");
+    assert_eq!(file_name(0.0, &Target::Demo), "1970-01-01T00-00-00Z-demo.jsonl");
+}
