@@ -86,7 +86,13 @@ impl Browser {
             format!("--user-data-dir={}", profile.display()),
         ];
         args.extend(extra_args.iter().map(|a| a.to_string()));
-        caps.insert("goog:chromeOptions".into(), json!({"binary": chromium, "args": args}));
+        let downloads = profile.join("downloads");
+        let prefs = json!({
+            "download.default_directory": downloads,
+            "download.prompt_for_download": false,
+            "download.directory_upgrade": true,
+        });
+        caps.insert("goog:chromeOptions".into(), json!({"binary": chromium, "args": args, "prefs": prefs}));
         if eager_goto {
             caps.insert("pageLoadStrategy".into(), json!("none"));
         }
@@ -143,6 +149,33 @@ impl Browser {
             .await
             .context("chromedriver refused a DevTools command")?;
         Ok(())
+    }
+
+    /// Sends DevTools `Browser.setDownloadBehavior` so downloads land in the profile's `downloads`
+    /// (headless Chromium needs telling), then returns that folder.
+    pub async fn allow_downloads(&self) -> Result<PathBuf> {
+        let dir = self.profile.join("downloads");
+        std::fs::create_dir_all(&dir)?;
+        let params = json!({"behavior": "allow", "downloadPath": dir});
+        self.client
+            .issue_cmd(Cdp { cmd: "Browser.setDownloadBehavior", params })
+            .await
+            .context("chromedriver refused a DevTools command")?;
+        Ok(dir)
+    }
+
+    /// The one finished download whose name ends with `suffix`, once it is there.
+    pub async fn downloaded(&self, suffix: &str) -> Result<PathBuf> {
+        let dir = self.profile.join("downloads");
+        crate::eventually(Duration::from_secs(20), "the download", || async {
+            let found = std::fs::read_dir(&dir)
+                .map(|entries| {
+                    entries.filter_map(|e| e.ok().map(|e| e.path())).find(|p| p.to_string_lossy().ends_with(suffix))
+                })
+                .unwrap_or(None);
+            Ok(found)
+        })
+        .await
     }
 
     /// Saves a screenshot under `target/e2e/NAME.png`.

@@ -1,11 +1,12 @@
-//! The HTTP side of the relay: the router (page assets, `/api/ws`, `/api/health`), the
-//! WebSocket upgrade into a session, and serving until shutdown.
+//! The HTTP side of the relay: the router (page assets, `/api/ws`, `/api/health`,
+//! `/api/recording`), the WebSocket upgrade into a session, and serving until shutdown.
 
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::Router;
+use axum::body::Bytes;
 use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -32,6 +33,8 @@ pub struct AppState {
     /// Free session slots; a socket holds one while it lives.
     pub sessions: Arc<Semaphore>,
     pub shutdown: watch::Receiver<bool>,
+    /// The recording `play FILE` loaded, served as read.
+    pub recording: Option<Bytes>,
 }
 
 /// Sessions one relay serves at once.
@@ -41,6 +44,7 @@ pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .route("/api/ws", get(upgrade))
         .route("/api/health", get(|| async { "ok\n" }))
+        .route("/api/recording", get(recording))
         .route_layer(middleware::from_fn_with_state(state.guard.clone(), guard::token));
     let page = if state.assets.join("index.html").is_file() {
         Router::new().fallback_service(
@@ -70,6 +74,16 @@ async fn not_built() -> Response {
         "The MCP Playground page is not built. Run `cargo xtask run`, or point --assets at a built dist/ folder.\n",
     )
         .into_response()
+}
+
+/// The loaded recording, byte for byte as the file had it.
+async fn recording(State(state): State<AppState>) -> Response {
+    match state.recording {
+        Some(text) => ([(header::CONTENT_TYPE, "application/x-ndjson")], text).into_response(),
+        None => {
+            (StatusCode::NOT_FOUND, "no recording is loaded: start with `mcp-playground play FILE`\n").into_response()
+        }
+    }
 }
 
 async fn upgrade(State(state): State<AppState>, ws: WebSocketUpgrade) -> Response {
@@ -132,4 +146,61 @@ pub async fn serve(
     let all = u32::try_from(MAX_SESSIONS).expect("small");
     let _ = tokio::time::timeout(std::time::Duration::from_secs(5), sessions.acquire_many(all)).await;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A relay on a free loopback port serving `recording`; its base URL.
+    async fn relay(recording: Option<&'static str>) -> String {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let (_, shutdown) = watch::channel(false);
+        let state = AppState {
+            guard: Arc::new(Guard::new("T".into(), "127.0.0.1", port)),
+            session: Arc::new(SessionConfig {
+                preset: shared::relay::Target::Demo,
+                servers: Vec::new(),
+                limits: shared::relay::Limits { max_message_bytes: 1024, max_stderr_line_bytes: 64 },
+                demo_command: ("true".into(), Vec::new()),
+                record_dir: None,
+                playback: recording.is_some(),
+            }),
+            assets: PathBuf::from("/nonexistent"),
+            sessions: Arc::new(Semaphore::new(1)),
+            shutdown,
+            recording: recording.map(|t| Bytes::from_static(t.as_bytes())),
+        };
+        tokio::spawn(async move { axum::serve(listener, router(state)).await });
+        format!("http://127.0.0.1:{port}")
+    }
+
+    #[tokio::test]
+    async fn the_loaded_recording_is_served_as_read_with_the_token_only() {
+        // Bytes a re-encoding would change: spacing, an escape, a line without its end.
+        let text = "{\"format\":\"mcp-playground-recording\", \"version\":1}\n{\"t\":1.50,\"event\":{\"kind\":\"note\",\"message\":\"\\u00e9\"}}\n{\"t\":2";
+        let base = relay(Some(text)).await;
+        let client = reqwest::Client::new();
+        let answer = client.get(format!("{base}/api/recording?token=T")).send().await.unwrap();
+        assert_eq!(answer.status(), 200);
+        assert_eq!(answer.headers()["content-type"], "application/x-ndjson");
+        assert_eq!(answer.text().await.unwrap(), text);
+        let answer = client.get(format!("{base}/api/recording")).bearer_auth("T").send().await.unwrap();
+        assert_eq!(answer.status(), 200);
+        for refused in ["/api/recording", "/api/recording?token=t"] {
+            let answer = client.get(format!("{base}{refused}")).send().await.unwrap();
+            assert_eq!(answer.status(), 401, "{refused}");
+            assert!(!answer.text().await.unwrap().contains("format"));
+        }
+    }
+
+    #[tokio::test]
+    async fn without_a_recording_there_is_nothing_to_fetch() {
+        let base = relay(None).await;
+        let client = reqwest::Client::new();
+        let answer = client.get(format!("{base}/api/recording?token=T")).send().await.unwrap();
+        assert_eq!(answer.status(), 404);
+        assert_eq!(client.get(format!("{base}/api/recording")).send().await.unwrap().status(), 401);
+    }
 }

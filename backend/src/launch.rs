@@ -1,16 +1,20 @@
-//! Starting the relay: bind, announce the URL, open a browser, serve until Ctrl-C.
+//! Starting the relay: check what it was given, bind, announce the URL, open a browser,
+//! serve until Ctrl-C. The playground and `play` differ only in what they check first.
 
 use std::net::IpAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use shared::relay::{Limits, Target};
+use anyhow::Context;
+use axum::body::Bytes;
+use shared::relay::{ConfiguredServer, Limits, Target};
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 
 use crate::app::{self, AppState, MAX_SESSIONS};
-use crate::cli::RunArgs;
+use crate::cli::{ListenArgs, PlayArgs, RunArgs};
 use crate::guard::{self, Guard};
+use crate::record;
 use crate::session::SessionConfig;
 
 /// Longest stderr line kept.
@@ -21,10 +25,61 @@ fn default_assets() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../dist"))
 }
 
-/// Binds and serves until Ctrl-C or SIGTERM. `announce` receives the URL once listening.
+/// What a relay serves besides the page.
+struct Serving {
+    preset: Target,
+    servers: Vec<ConfiguredServer>,
+    record_dir: Option<PathBuf>,
+    /// The text of the recording `play` loaded.
+    recording: Option<Bytes>,
+}
+
+/// The playground: binds and serves until Ctrl-C or SIGTERM. `announce` receives the URL
+/// once listening.
 pub async fn run(args: RunArgs, announce: impl FnOnce(&str)) -> anyhow::Result<()> {
-    // A bad --config or --url fails before anything listens.
+    // A bad --config, --url or --record fails before anything listens.
     let offer = args.server.offer()?;
+    if let Some(dir) = &args.record {
+        record::prepare_dir(dir).with_context(|| format!("cannot record to {}", dir.display()))?;
+        tracing::info!(dir = %dir.display(), "recording every session");
+    }
+    let serving = Serving {
+        preset: offer.preset.unwrap_or(Target::Demo),
+        servers: offer.servers,
+        record_dir: args.record,
+        recording: None,
+    };
+    serve(args.listen, serving, announce).await
+}
+
+/// `play FILE`: the playground with a recording loaded for the page to play back.
+pub async fn play(args: PlayArgs, announce: impl FnOnce(&str)) -> anyhow::Result<()> {
+    let text = load_recording(&args.file)?;
+    let serving =
+        Serving { preset: Target::Demo, servers: Vec::new(), record_dir: None, recording: Some(Bytes::from(text)) };
+    serve(args.listen, serving, announce).await
+}
+
+/// Reads a recording as the page will: a file that is no recording is refused, one with
+/// bad lines is served with its problems logged.
+fn load_recording(file: &Path) -> anyhow::Result<String> {
+    let shown = file.display();
+    let text = std::fs::read_to_string(file).with_context(|| format!("cannot read the recording {shown}"))?;
+    let recording =
+        shared::recording::parse(&text).map_err(|problem| anyhow::anyhow!("{shown} cannot be played: {problem}"))?;
+    for problem in &recording.problems {
+        tracing::warn!(file = %shown, "{problem}");
+    }
+    tracing::info!(
+        file = %shown,
+        entries = recording.entries.len(),
+        problems = recording.problems.len(),
+        "recording loaded for playback"
+    );
+    Ok(text)
+}
+
+async fn serve(args: ListenArgs, serving: Serving, announce: impl FnOnce(&str)) -> anyhow::Result<()> {
     let listener = TcpListener::bind((args.host.as_str(), args.port)).await.map_err(|e| {
         let hint = if e.kind() == std::io::ErrorKind::AddrInUse { " (pass --port 0 to pick a free port)" } else { "" };
         anyhow::anyhow!("cannot listen on {}:{}: {e}{hint}", args.host, args.port)
@@ -38,10 +93,12 @@ pub async fn run(args: RunArgs, announce: impl FnOnce(&str)) -> anyhow::Result<(
     let guard = Arc::new(Guard::new(token.clone(), &args.host, addr.port()));
     let exe = std::env::current_exe()?.to_string_lossy().into_owned();
     let session = Arc::new(SessionConfig {
-        preset: offer.preset.unwrap_or(Target::Demo),
-        servers: offer.servers,
+        preset: serving.preset,
+        servers: serving.servers,
         limits: Limits { max_message_bytes: args.max_message_bytes, max_stderr_line_bytes: MAX_STDERR_LINE },
         demo_command: (exe, vec!["demo-server".into()]),
+        record_dir: serving.record_dir,
+        playback: serving.recording.is_some(),
     });
     let (stop, shutdown) = watch::channel(false);
     let state = AppState {
@@ -50,6 +107,7 @@ pub async fn run(args: RunArgs, announce: impl FnOnce(&str)) -> anyhow::Result<(
         assets: args.assets.unwrap_or_else(default_assets),
         sessions: Arc::new(Semaphore::new(MAX_SESSIONS)),
         shutdown,
+        recording: serving.recording,
     };
     let shown_host = if addr.ip().is_ipv6() { format!("[{}]", addr.ip()) } else { addr.ip().to_string() };
     let url = format!("http://{shown_host}:{}/?token={token}", addr.port());
@@ -92,5 +150,28 @@ fn open_browser(url: &str) {
         .spawn();
     if let Err(e) = spawned {
         tracing::info!(%e, "could not open a browser; open the URL yourself");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn play_refuses_what_is_no_recording_and_names_the_line() {
+        let dir = std::env::temp_dir().join(format!("mcp-playground-play-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("r.jsonl");
+        let header = r#"{"format":"mcp-playground-recording","version":1,"started_at_ms":0,"recorded_by":"cli","relay_version":"0","target":{"transport":"demo"}}"#;
+        // Bad lines are logged, the rest is served as it was.
+        let text = format!("{header}\n{{\"t\":1,\"dir\":\"out\"}}\nnot json\n");
+        std::fs::write(&file, &text).unwrap();
+        assert_eq!(load_recording(&file).unwrap(), text);
+        std::fs::write(&file, "{\"jsonrpc\":\"2.0\"}\n").unwrap();
+        let e = load_recording(&file).unwrap_err().to_string();
+        assert!(e.contains("r.jsonl cannot be played: line 1: not a recording"), "{e}");
+        let e = load_recording(&dir.join("missing.jsonl")).unwrap_err();
+        assert!(format!("{e:#}").contains("cannot read the recording") && format!("{e:#}").contains("missing.jsonl"));
+        let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -8,5 +8,6 @@ pub mod framing;
 pub mod guard;
 pub mod headless;
 pub mod launch;
+pub mod record;
 pub mod session;
 pub mod upstream;

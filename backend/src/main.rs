@@ -10,8 +10,9 @@ use backend::cli::{self, Cli, Sub};
 fn main() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     // Logs go to stderr: stdout is the URL line, a command's output, or the demo server's
-    // JSON-RPC channel. Only the playground says what it is doing by default.
-    let default = if cli.command.is_none() { "info,tower_http=warn" } else { "warn" };
+    // JSON-RPC channel. Only the playground (and `play`) says what it is doing by default.
+    let serves = matches!(cli.command, None | Some(Sub::Play(_)));
+    let default = if serves { "info,tower_http=warn" } else { "warn" };
     let rust_log = std::env::var("RUST_LOG").ok();
     let filter = cli::log_filter(cli.log_level, rust_log.as_deref(), default);
     tracing_subscriber::fmt()
@@ -28,6 +29,7 @@ fn main() -> anyhow::Result<ExitCode> {
         Some(Sub::DemoServer) => runtime.block_on(backend::demo::run_stdio()).map(|()| ExitCode::SUCCESS),
         Some(Sub::Tools(args)) => runtime.block_on(backend::headless::tools(args)),
         Some(Sub::Call(args)) => runtime.block_on(backend::headless::call(args)),
+        Some(Sub::Play(args)) => runtime.block_on(backend::launch::play(args, announce)).map(|()| ExitCode::SUCCESS),
         None => runtime.block_on(backend::launch::run(cli.run, announce)).map(|()| ExitCode::SUCCESS),
     }
 }

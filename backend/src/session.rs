@@ -1,13 +1,17 @@
 //! One relay session per WebSocket: an actor that owns at most one upstream server at a
 //! time and moves frames and events between it and the page. Generic over the socket, so
-//! tests drive it with channels.
+//! tests drive it with channels. With `--record DIR`, each connection's messages go to a
+//! file of their own as they go to the page.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use shared::recording::{Header, Recorder};
 use shared::relay::{ClientMsg, ConfiguredServer, Limits, RELAY_PROTOCOL, RelayEvent, ServerMsg, Target};
 use tokio::sync::{mpsc, watch};
 
+use crate::record::RecordFile;
 use crate::upstream::{Server, UpstreamEvent, now_ms};
 
 /// Events queued from an upstream before its readers wait for the page.
@@ -26,6 +30,10 @@ pub struct SessionConfig {
     pub limits: Limits,
     /// How to start the built-in demo server: this binary with `demo-server`.
     pub demo_command: (String, Vec<String>),
+    /// Where each connection's recording is written (`--record DIR`), if anywhere.
+    pub record_dir: Option<PathBuf>,
+    /// A recording is loaded for the page to play back (`play FILE`).
+    pub playback: bool,
 }
 
 struct Upstream {
@@ -46,10 +54,10 @@ where
         preset: config.preset.clone(),
         limits: config.limits,
         servers: config.servers.clone(),
-        recording: false,
-        playback: false,
+        recording: config.record_dir.is_some(),
+        playback: config.playback,
     };
-    let mut out = Outbox { tx: &mut tx, open: true };
+    let mut out = Outbox { tx: &mut tx, open: true, recording: None };
     out.send(&hello).await;
     out.flush().await;
     let mut upstream: Option<Upstream> = None;
@@ -88,6 +96,7 @@ where
         tracing::info!(server = u.server.describe(), "session over; ending its server");
         u.server.shutdown().await;
     }
+    out.stop_recording();
 }
 
 /// Handles one event of the upstream; false once the upstream is gone.
@@ -129,6 +138,9 @@ async fn on_client_message<Tx: Sink<String> + Unpin>(
             out.event(RelayEvent::Error { message: "already connected: disconnect first".into() }).await;
         }
         ClientMsg::Connect { target } => {
+            if let Some(dir) = &config.record_dir {
+                out.start_recording(dir, &target);
+            }
             let (events_tx, events) = mpsc::channel(EVENT_QUEUE);
             let started = Server::start(&target, &config.demo_command, config.limits, events_tx);
             match started {
@@ -181,15 +193,24 @@ async fn close<Tx: Sink<String> + Unpin>(upstream: Option<Upstream>, reason: &st
     out.event(RelayEvent::Closed { reason: reason.into() }).await;
 }
 
-/// The page's side of the socket; after a failed send the session ends.
+/// The page's side of the socket, and the recording of the current connection: what the
+/// page is told is what the file gets. After a failed send the session ends.
 struct Outbox<'a, Tx> {
     tx: &'a mut Tx,
     open: bool,
+    recording: Option<RecordFile>,
 }
 
 impl<Tx: Sink<String> + Unpin> Outbox<'_, Tx> {
     /// Queues a message; the session loop flushes after each turn.
     async fn send(&mut self, msg: &ServerMsg) {
+        if let Some(file) = &mut self.recording {
+            file.push(msg);
+            // A closed connection is the end of its recording; the next connect starts another.
+            if matches!(msg, ServerMsg::Event { event: RelayEvent::Closed { .. }, .. }) {
+                self.stop_recording();
+            }
+        }
         if !self.open {
             return;
         }
@@ -211,6 +232,28 @@ impl<Tx: Sink<String> + Unpin> Outbox<'_, Tx> {
 
     async fn forward(&mut self, event: UpstreamEvent) {
         self.send(&event.into_server_msg()).await;
+    }
+
+    /// Starts a new file for the connection to `target`. Without one, the session goes on
+    /// unrecorded.
+    fn start_recording(&mut self, dir: &std::path::Path, target: &Target) {
+        self.stop_recording();
+        let header = Header::new(Recorder::Relay, env!("CARGO_PKG_VERSION"), target, now_ms());
+        match RecordFile::create_in(dir, header, target) {
+            Ok(file) => {
+                tracing::info!(path = %file.path().display(), "recording the session");
+                self.recording = Some(file);
+            }
+            Err(e) => {
+                tracing::warn!(dir = %dir.display(), %e, "cannot start a recording; this connection is not recorded");
+            }
+        }
+    }
+
+    fn stop_recording(&mut self) {
+        if let Some(mut file) = self.recording.take() {
+            file.finish();
+        }
     }
 }
 

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 mod args;
 mod download;
+mod fetch;
 mod panels;
 mod storage;
 pub mod store;
@@ -27,10 +28,12 @@ pub fn App() -> impl IntoView {
     // the first frame; the timeline and the dialog, empty until a call, one frame later.
     let rest = RwSignal::new(false);
     request_animation_frame(move || rest.set(true));
+    panels::recording::install_keys(store);
     view! {
-        <div class="app">
+        <div class="app" on:dragover=panels::recording::on_drag_over on:drop=move |ev| panels::recording::on_drop(store, ev)>
             <panels::header::Header />
             <panels::relay_banner::RelayBanner />
+            <panels::recording::PlaybackBar />
             <main class="layout">
                 <aside class="sidebar">
                     <panels::connection::ConnectionPanel />

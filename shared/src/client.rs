@@ -176,6 +176,41 @@ impl McpClient {
         out
     }
 
+    /// Playback: a request or notification of ours that was recorded (not made by this
+    /// client) is taken as sent, so that its answer is read as it was live.
+    pub fn observe_sent(&mut self, value: &Value, c: &Classified) {
+        let Some(id) = c.id.clone() else {
+            if c.kind == Kind::Notification
+                && c.method.as_deref() == Some("notifications/cancelled")
+                && let Ok(id) = serde_json::from_value::<Id>(value["params"]["requestId"].clone())
+                && self.waiting.forget(Direction::Out, &id).is_some()
+            {
+                self.abandoned.insert(id);
+            }
+            return;
+        };
+        if c.kind != Kind::Request {
+            return;
+        }
+        let purpose = match c.method.as_deref() {
+            Some("initialize") => Purpose::Initialize,
+            Some("tools/list") => {
+                if value["params"]["cursor"].is_null() {
+                    self.tools.clear();
+                    self.cursors_seen.clear();
+                    self.pages = 0;
+                }
+                Purpose::ListTools
+            }
+            Some("tools/call") => Purpose::CallTool,
+            Some("resources/read") => {
+                Purpose::ReadResource(value["params"]["uri"].as_str().unwrap_or_default().to_owned())
+            }
+            _ => Purpose::Other,
+        };
+        self.waiting.open(Direction::Out, id, purpose);
+    }
+
     /// Whether a request of ours is still unanswered.
     pub fn is_waiting(&self, id: &Id) -> bool {
         self.waiting.is_open(Direction::Out, id)

@@ -185,33 +185,6 @@ impl Timeline {
         })
     }
 
-    /// Every row with its stamps, as a JSON document to download (`format` names the shape).
-    pub fn export(&self) -> Value {
-        let start = self.start_ms().unwrap_or(0.0);
-        let rows: Vec<Value> = self
-            .rows
-            .iter()
-            .map(|r| {
-                // The message as JSON where it is JSON; otherwise its text, never dropped.
-                let message = serde_json::from_str::<Value>(&r.raw).unwrap_or_else(|_| Value::String(r.raw.clone()));
-                serde_json::json!({
-                    "seq": r.seq,
-                    "at_ms": r.at_ms,
-                    "since_start_ms": r.at_ms - start,
-                    "direction": r.direction.as_str(),
-                    "kind": r.kind.as_str(),
-                    "method": r.method,
-                    "id": r.id,
-                    "size": r.size,
-                    "partner": r.partner,
-                    "duration_ms": r.duration_ms,
-                    "message": message,
-                })
-            })
-            .collect();
-        serde_json::json!({"format": "mcp-playground-timeline/1", "rows": rows})
-    }
-
     /// The positions of the rows that pass `filter`, in order.
     pub fn filter(&self, filter: &RowFilter) -> Vec<usize> {
         let f = filter.prepared();
@@ -392,17 +365,6 @@ mod tests {
         assert_eq!(t.tail(2).iter().map(|r| r.seq).collect::<Vec<_>>(), [7, 8]);
         assert_eq!(RowKind::parse("notification"), Some(RowKind::Notification));
         assert_eq!(RowDirection::parse("relay"), Some(RowDirection::Relay));
-    }
-
-    #[test]
-    fn export_keeps_every_message_with_its_stamps() {
-        let mut t = Timeline::new();
-        t.push_event(100.0, &RelayEvent::Stderr { line: "hi".into(), truncated: false });
-        t.push_message(Direction::Out, 110.0, 38, r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.into());
-        t.push_message(Direction::In, 112.5, 36, r#"{"jsonrpc":"2.0","id":1,"result":{}}"#.into());
-        let e = t.export();
-        expect![[r#"{"format":"mcp-playground-timeline/1","rows":[{"seq":0,"at_ms":100.0,"since_start_ms":0.0,"direction":"relay","kind":"event","method":"stderr","id":null,"size":47,"partner":null,"duration_ms":null,"message":{"kind":"stderr","line":"hi","truncated":false}},{"seq":1,"at_ms":110.0,"since_start_ms":10.0,"direction":"out","kind":"request","method":"ping","id":1,"size":38,"partner":2,"duration_ms":null,"message":{"jsonrpc":"2.0","id":1,"method":"ping"}},{"seq":2,"at_ms":112.5,"since_start_ms":12.5,"direction":"in","kind":"response","method":"ping","id":1,"size":36,"partner":1,"duration_ms":2.5,"message":{"jsonrpc":"2.0","id":1,"result":{}}}]}"#]]
-            .assert_eq(&e.to_string());
     }
 
     #[test]

@@ -12,6 +12,8 @@ mod forms;
 mod latency;
 mod leaks;
 mod numbers;
+mod recording_page;
+mod recording_relay;
 mod remote;
 mod results;
 mod security;

@@ -1,5 +1,6 @@
 //! The command line: `mcp-playground [OPTIONS] [SERVER...]` (the playground), and the
-//! subcommands `tools`, `call` (headless) and `demo-server`. A server is named the same way
+//! subcommands `tools`, `call` (headless), `play` (the playground with a recording loaded)
+//! and `demo-server`. A server is named the same way
 //! everywhere ([`ServerArgs`]).
 
 use std::path::PathBuf;
@@ -32,6 +33,8 @@ pub enum Sub {
     Tools(ToolsArgs),
     /// Call one tool of a server, without a browser.
     Call(CallArgs),
+    /// Start the playground with a recording loaded, for the page to play back.
+    Play(PlayArgs),
     /// Run the built-in demo MCP server on stdin/stdout (the playground starts it itself).
     DemoServer,
 }
@@ -39,6 +42,28 @@ pub enum Sub {
 /// The playground: serve the page, with a server preselected.
 #[derive(Debug, Args)]
 pub struct RunArgs {
+    #[command(flatten)]
+    pub listen: ListenArgs,
+    /// Write every session to its own recording file in DIR as it happens (created when
+    /// missing): one file per connection, JSON Lines, secrets masked.
+    #[arg(long, value_name = "DIR")]
+    pub record: Option<PathBuf>,
+    #[command(flatten)]
+    pub server: ServerArgs,
+}
+
+/// `mcp-playground play FILE [OPTIONS]`
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The recording: a file of `--record`, or one the page saved.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub listen: ListenArgs,
+}
+
+/// Where and how the playground serves the page (the playground and `play`).
+#[derive(Debug, Args)]
+pub struct ListenArgs {
     /// Address to listen on. Anything but loopback exposes a process launcher: think twice.
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
@@ -57,8 +82,6 @@ pub struct RunArgs {
     /// Largest MCP message accepted either way, in bytes.
     #[arg(long, default_value_t = 32 * 1024 * 1024)]
     pub max_message_bytes: usize,
-    #[command(flatten)]
-    pub server: ServerArgs,
 }
 
 /// `mcp-playground tools [OPTIONS] SERVER...`
@@ -87,7 +110,7 @@ pub struct CallArgs {
     pub server: ServerArgs,
 }
 
-/// What `tools` and `call` both take: how to print, how long to wait.
+/// What `tools` and `call` both take: how to print, how long to wait, where to record.
 #[derive(Debug, Args)]
 pub struct Output {
     /// Print JSON instead of readable text: a call's result exactly as the server sent it,
@@ -97,6 +120,10 @@ pub struct Output {
     /// Seconds of silence allowed from the server (progress resets the clock) before giving up.
     #[arg(long = "timeout", value_name = "SECONDS", default_value_t = 60.0, value_parser = seconds)]
     pub timeout_s: f64,
+    /// Write the session to FILE as a recording (replaced when it exists), line by line as
+    /// it happens; `mcp-playground play FILE` shows it.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
 }
 
 /// `--log-level`: the levels of `tracing`.

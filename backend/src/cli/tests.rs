@@ -39,10 +39,13 @@ fn playground(args: &[&str]) -> RunArgs {
 #[test]
 fn the_playground_and_its_options() {
     let run = playground(&[]);
-    assert_eq!((run.host.as_str(), run.port, run.no_open), ("127.0.0.1", 6280, false));
+    assert_eq!((run.listen.host.as_str(), run.listen.port, run.listen.no_open), ("127.0.0.1", 6280, false));
     assert_eq!(run.server, ServerArgs::default());
     let run = playground(&["--port", "0", "--no-open", "--host", "::1", "--max-message-bytes", "10"]);
-    assert_eq!((run.host.as_str(), run.port, run.no_open, run.max_message_bytes), ("::1", 0, true, 10));
+    assert_eq!(
+        (run.listen.host.as_str(), run.listen.port, run.listen.no_open, run.listen.max_message_bytes),
+        ("::1", 0, true, 10)
+    );
     assert!(parse(&["--log-level", "debug"]).log_level == Some(LogLevel::Debug));
     assert!(parse(&[]).log_level.is_none());
 }
@@ -53,7 +56,7 @@ fn a_server_as_the_inspectors_users_type_it() {
     let run = playground(&["npx", "-y", "@modelcontextprotocol/server-everything"]);
     assert_eq!(run.server.server, ["npx", "-y", "@modelcontextprotocol/server-everything"]);
     let run = playground(&["--port", "0", "node", "s.js", "--port", "3", "-e", "X=1", "--", "--help"]);
-    assert_eq!((run.port, run.server.env.len()), (0, 0));
+    assert_eq!((run.listen.port, run.server.env.len()), (0, 0));
     assert_eq!(run.server.server, ["node", "s.js", "--port", "3", "-e", "X=1", "--", "--help"]);
     // After `--`, as before.
     let run = playground(&["--no-open", "--", "node", "s.js", "--flag"]);
@@ -138,6 +141,28 @@ fn call_takes_the_tool_then_options_then_the_server() {
 }
 
 #[test]
+fn recording_and_playing_back() {
+    let run = playground(&["--record", "recs", "--port", "0", "node", "s.js", "--record", "x"]);
+    assert_eq!(run.record.as_deref(), Some(std::path::Path::new("recs")));
+    assert_eq!(run.server.server, ["node", "s.js", "--record", "x"], "after the server's first word, its own");
+    assert_eq!(playground(&[]).record, None);
+    let Some(Sub::Call(call)) = parse(&["call", "echo", "--record", "s.jsonl", "--arg", "message=hi"]).command else {
+        panic!()
+    };
+    assert_eq!(call.out.record.as_deref(), Some(std::path::Path::new("s.jsonl")));
+    let Some(Sub::Tools(tools)) = parse(&["tools", "--record", "t.jsonl"]).command else { panic!() };
+    assert_eq!(tools.out.record.as_deref(), Some(std::path::Path::new("t.jsonl")));
+    let Some(Sub::Play(play)) =
+        parse(&["play", "s.jsonl", "--port", "0", "--no-open", "--token", "T", "--host", "::1"]).command
+    else {
+        panic!()
+    };
+    assert_eq!(play.file, std::path::Path::new("s.jsonl"));
+    let l = &play.listen;
+    assert_eq!((l.port, l.no_open, l.token.as_deref(), l.host.as_str()), (0, true, Some("T"), "::1"));
+}
+
+#[test]
 fn mistakes_clap_catches() {
     let cases: &[&[&str]] = &[
         &["--prot", "1"],
@@ -151,6 +176,9 @@ fn mistakes_clap_catches() {
         &["tools", "--timeout", "0", "x"],
         &["call", "t", "--timeout", "soon", "x"],
         &["--log-level", "loud"],
+        &["play"],
+        &["play", "s.jsonl", "node", "s.js"],
+        &["play", "s.jsonl", "--record", "dir"],
     ];
     let out: Vec<String> = cases.iter().map(|c| format!("{}: {}", c.join(" "), refused(c))).collect();
     expect![[r#"
@@ -164,7 +192,10 @@ fn mistakes_clap_catches() {
         call: error: the following required arguments were not provided: <TOOL>
         tools --timeout 0 x: error: invalid value '0' for '--timeout <SECONDS>': "0" is not a positive number of seconds
         call t --timeout soon x: error: invalid value 'soon' for '--timeout <SECONDS>': "soon" is not a positive number of seconds
-        --log-level loud: error: invalid value 'loud' for '--log-level <LEVEL>'"#]].assert_eq(&out.join("\n"));
+        --log-level loud: error: invalid value 'loud' for '--log-level <LEVEL>'
+        play: error: the following required arguments were not provided: <FILE>
+        play s.jsonl node s.js: error: unexpected argument 'node' found
+        play s.jsonl --record dir: error: unexpected argument '--record' found"#]].assert_eq(&out.join("\n"));
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! `mcp-playground tools` and `mcp-playground call`: connect, list, call, print, and exit
 //! with a code a script can branch on. stdout carries only the answer; progress, server
-//! log lines, notes and errors go to stderr.
+//! log lines, notes and errors go to stderr. `--record FILE` writes the session as it goes.
 
 #![allow(clippy::print_stdout, clippy::print_stderr, reason = "a command line's output")]
 
@@ -12,13 +12,16 @@ use serde_json::value::RawValue;
 use shared::client::CallOutcome;
 use shared::form::cli as cli_args;
 use shared::jsonrpc::Id;
+use shared::recording::{Header, Recorder};
 use shared::relay::{Limits, Target};
 use shared::render::terminal;
 use shared::session::{CallLimits, CallState, Changed, Session};
 use shared::timeline::{RowDirection, RowKind};
 
 use super::drive::{Driver, Stop};
-use crate::cli::{CallArgs, ServerArgs, ToolsArgs};
+use crate::cli::{CallArgs, Output, ServerArgs, ToolsArgs};
+use crate::record::RecordFile;
+use crate::upstream::now_ms;
 
 /// The call succeeded (or the list was printed).
 const OK: u8 = 0;
@@ -36,7 +39,7 @@ const MAX_STDERR_LINE: usize = 16 * 1024;
 
 /// `mcp-playground tools SERVER…`
 pub async fn tools(args: ToolsArgs) -> anyhow::Result<ExitCode> {
-    let Some(mut d) = connected(&args.server, args.out.timeout_s).await else { return Ok(ExitCode::from(FAILED)) };
+    let Some(mut d) = connected(&args.server, &args.out).await else { return Ok(ExitCode::from(FAILED)) };
     let s = &d.session;
     if args.out.json {
         println!("{}", serde_json::to_string_pretty(&serde_json::json!({"tools": s.tools()}))?);
@@ -56,7 +59,7 @@ pub async fn tools(args: ToolsArgs) -> anyhow::Result<ExitCode> {
 
 /// `mcp-playground call TOOL [--arg KEY=VALUE]… [--args JSON] SERVER…`
 pub async fn call(args: CallArgs) -> anyhow::Result<ExitCode> {
-    let Some(mut d) = connected(&args.server, args.out.timeout_s).await else { return Ok(ExitCode::from(FAILED)) };
+    let Some(mut d) = connected(&args.server, &args.out).await else { return Ok(ExitCode::from(FAILED)) };
     let code = call_on(&mut d, &args).await;
     d.disconnect().await;
     Ok(ExitCode::from(code))
@@ -190,8 +193,8 @@ fn member(frame: &str, key: &str) -> Option<String> {
 }
 
 /// A driver connected to the named server (the demo server when none is named), with its
-/// tool list in; `None` after saying why not.
-async fn connected(server: &ServerArgs, timeout_s: f64) -> Option<Driver> {
+/// tool list in, recording when asked to; `None` after saying why not.
+async fn connected(server: &ServerArgs, out: &Output) -> Option<Driver> {
     let target = match server.target() {
         Ok(t) => t.unwrap_or(Target::Demo),
         Err(e) => {
@@ -208,9 +211,19 @@ async fn connected(server: &ServerArgs, timeout_s: f64) -> Option<Driver> {
     };
     let limits = Limits { max_message_bytes: MAX_MESSAGE_BYTES, max_stderr_line_bytes: MAX_STDERR_LINE };
     let mut d = Driver::new(limits, (exe, vec!["demo-server".into()]));
+    if let Some(path) = &out.record {
+        let header = Header::new(Recorder::Cli, env!("CARGO_PKG_VERSION"), &target, now_ms());
+        match RecordFile::create(path, header) {
+            Ok(file) => d.record(file),
+            Err(e) => {
+                eprintln!("error: cannot write the recording {}: {e}", path.display());
+                return None;
+            }
+        }
+    }
     let mut reporter = Reporter::default();
     d.on_change(move |s, changed| reporter.report(s, changed));
-    let patience = Duration::from_secs_f64(timeout_s.max(0.001));
+    let patience = Duration::from_secs_f64(out.timeout_s.max(0.001));
     match d.connect(target, patience).await {
         Ok(()) => Some(d),
         Err(stop) => {

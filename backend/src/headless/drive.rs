@@ -2,6 +2,7 @@
 //! relay's upstream transports instead of a WebSocket. What the session asks the relay to
 //! do (connect, send, disconnect) is done here exactly as a relay session does it, and
 //! every upstream event reaches the session as the same relay message the page reads.
+//! With `--record FILE`, each of those messages is recorded as it reaches the session.
 
 use std::time::{Duration, Instant};
 
@@ -9,6 +10,7 @@ use shared::relay::{ClientMsg, Limits, RelayEvent, ServerMsg, Target};
 use shared::session::{Changed, ConnState, Session};
 use tokio::sync::mpsc;
 
+use crate::record::RecordFile;
 use crate::upstream::{Server, UpstreamEvent, now_ms};
 
 /// Events queued from the upstream before its readers wait.
@@ -51,6 +53,8 @@ pub struct Driver {
     clock: Instant,
     /// Called with the session after every change (progress lines, logs, stderr).
     watch: Watch,
+    /// Where every relay message fed to the session is recorded (`--record FILE`).
+    recording: Option<RecordFile>,
 }
 
 impl Driver {
@@ -62,7 +66,14 @@ impl Driver {
             demo_command,
             clock: Instant::now(),
             watch: Box::new(|_, _| {}),
+            recording: None,
         }
+    }
+
+    /// Records every relay message the session reads from now on into `file`, until
+    /// [`disconnect`](Self::disconnect) (or the driver's end) finishes it.
+    pub fn record(&mut self, file: RecordFile) {
+        self.recording = Some(file);
     }
 
     /// Sees every change as it happens.
@@ -77,7 +88,7 @@ impl Driver {
 
     /// Connects and waits until the tool list is in (or the connection failed).
     pub async fn connect(&mut self, target: Target, patience: Duration) -> Result<(), Stop> {
-        self.session.connect(target);
+        self.session.connect(target, false);
         self.until(|s| *s.conn() == ConnState::Connected && !s.tools_loading(), patience).await
     }
 
@@ -127,17 +138,20 @@ impl Driver {
         }
     }
 
-    /// Ends the connection the way the page does, and waits (briefly) for the close.
+    /// Ends the connection the way the page does, waits (briefly) for the close, and
+    /// finishes the recording.
     pub async fn disconnect(&mut self) {
-        if self.server.is_none() {
-            return;
+        if self.server.is_some() {
+            // The command has said what it had to; what the server does while it goes is not news.
+            self.watch = Box::new(|_, _| {});
+            self.session.disconnect();
+            let _ = self.until(|s| !s.conn().is_live(), GOODBYE).await;
+            if let Some((server, _)) = self.server.take() {
+                server.shutdown().await;
+            }
         }
-        // The command has said what it had to; what the server does while it goes is not news.
-        self.watch = Box::new(|_, _| {});
-        self.session.disconnect();
-        let _ = self.until(|s| !s.conn().is_live(), GOODBYE).await;
-        if let Some((server, _)) = self.server.take() {
-            server.shutdown().await;
+        if let Some(mut file) = self.recording.take() {
+            file.finish();
         }
     }
 
@@ -190,7 +204,7 @@ impl Driver {
                     server.shutdown_within(EXIT_GRACE).await;
                     // The exit and any last words come before the close, as on the page.
                     while let Ok(event) = events.try_recv() {
-                        self.session.receive(event.into_server_msg(), self.now_ms());
+                        self.feed(event.into_server_msg());
                     }
                 }
                 self.relay_event(RelayEvent::Closed { reason: "disconnected".into() });
@@ -206,13 +220,12 @@ impl Driver {
             return self.relay_event(RelayEvent::Closed { reason });
         }
         let exited = matches!(event, UpstreamEvent::Relay { event: RelayEvent::Exited { .. }, .. });
-        let now = self.now_ms();
-        self.session.receive(event.into_server_msg(), now);
+        self.feed(event.into_server_msg());
         if exited {
             // As the relay does: what is left is reported, the process group is killed.
             if let Some((server, mut events)) = self.server.take() {
                 while let Ok(event) = events.try_recv() {
-                    self.session.receive(event.into_server_msg(), self.now_ms());
+                    self.feed(event.into_server_msg());
                 }
                 drop(server);
             }
@@ -221,7 +234,15 @@ impl Driver {
     }
 
     fn relay_event(&mut self, event: RelayEvent) {
+        self.feed(ServerMsg::Event { at_ms: now_ms(), event });
+    }
+
+    /// The one way a relay message reaches the session: recorded, then read.
+    fn feed(&mut self, msg: ServerMsg) {
+        if let Some(file) = &mut self.recording {
+            file.push(&msg);
+        }
         let now = self.now_ms();
-        self.session.receive(ServerMsg::Event { at_ms: now_ms(), event }, now);
+        self.session.receive(msg, now);
     }
 }

@@ -17,6 +17,10 @@ struct Page {
 }
 
 fn start() -> Page {
+    start_recording(None)
+}
+
+fn start_recording(record_dir: Option<std::path::PathBuf>) -> Page {
     let (to_relay, relay_in) = tmpsc::channel::<String>(16);
     let (relay_out, from_relay) = tmpsc::channel::<String>(256);
     let rx = Box::pin(stream::unfold(relay_in, |mut r| async move { r.recv().await.map(|m| (m, r)) }));
@@ -29,6 +33,8 @@ fn start() -> Page {
         servers: Vec::new(),
         limits: Limits { max_message_bytes: 1 << 20, max_stderr_line_bytes: 1024 },
         demo_command: ("true".into(), vec![]),
+        record_dir,
+        playback: false,
     });
     let (shutdown_tx, shutdown) = watch::channel(false);
     let task = tokio::spawn(run(tx, rx, config, shutdown));
@@ -145,4 +151,51 @@ async fn a_server_that_exits_closes_the_upstream() {
     let exited = rest.iter().find(|m| is_event("exited")(m)).unwrap();
     assert_eq!(exited["event"]["code"], 7);
     assert_eq!(rest.last().unwrap()["event"]["reason"], "the server exited");
+}
+
+#[tokio::test]
+async fn with_record_dir_each_connection_is_a_file_of_what_the_page_saw() {
+    let dir = std::env::temp_dir().join(format!("mcp-playground-session-record-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut page = start_recording(Some(dir.clone()));
+    assert_eq!(page.next().await["recording"], true);
+    let echo = r#"while read -r l; do printf '%s\n' "$l"; done"#;
+    let target = json!({"transport": "stdio", "command": "sh", "args": ["-c", echo], "env": {"SECRET": "hush-123"}});
+    page.send(json!({"type": "connect", "target": target})).await;
+    let mut seen = page.until(is_event("spawned")).await;
+    let frame = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    page.send(json!({"type": "send", "frame": frame})).await;
+    seen.extend(page.until(|m| m["direction"] == "in").await);
+    page.send(json!({"type": "disconnect"})).await;
+    seen.extend(page.until(is_event("closed")).await);
+
+    // A failed start is a connection too; the page leaving ends the third one.
+    page.send(json!({"type": "connect", "target": {"transport": "stdio", "command": "/nonexistent/server"}})).await;
+    page.until(is_event("closed")).await;
+    connect_sh(&mut page, "sleep 30").await;
+    page.to_relay = None;
+    tokio::time::timeout(Duration::from_secs(10), page.task).await.unwrap().unwrap();
+
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    assert_eq!(files.len(), 3, "{files:?}");
+    let texts: Vec<String> = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();
+    let first = texts.iter().find(|t| t.contains(r#""SECRET""#)).expect("the echo server's file");
+    assert!(!first.contains("hush-123"), "an environment value reached the file: {first}");
+    let recording = shared::recording::parse(first).unwrap();
+    assert!(recording.problems.is_empty(), "{:?}", recording.problems);
+    assert_eq!(recording.header.recorded_by, shared::recording::Recorder::Relay);
+    let recorded: Vec<Value> =
+        recording.entries.iter().map(|e| serde_json::to_value(e.to_server_msg()).unwrap()).collect();
+    assert_eq!(recorded, seen, "the file holds exactly what the page was told");
+    for text in &texts {
+        let r = shared::recording::parse(text).unwrap();
+        assert!(r.problems.is_empty(), "{text}");
+        assert!(matches!(
+            r.entries.last(),
+            Some(shared::recording::Entry::Event { event: RelayEvent::Closed { .. } | RelayEvent::Spawned { .. }, .. })
+        ));
+    }
+    let _ = std::fs::remove_dir_all(dir);
 }

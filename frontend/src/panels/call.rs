@@ -47,7 +47,8 @@ fn EmptyState() -> impl IntoView {
 fn ToolDetail(tool: Tool) -> impl IntoView {
     let store = expect_context::<Store>();
     let pending = move || matches!(store.call.get(), CallState::Pending { .. });
-    let can_call = move || store.conn.get() == ConnState::Connected && !pending();
+    // A recording plays back read-only: its calls are the ones it holds.
+    let can_call = move || store.conn.get() == ConnState::Connected && !pending() && !store.in_playback();
     let invalid = move || store.args.violations.with(|v| !v.is_empty());
     let on_key = move |ev: web_sys::KeyboardEvent| {
         if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) && can_call() {

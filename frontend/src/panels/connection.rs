@@ -10,7 +10,7 @@ use crate::store::{ConnState, Store};
 #[component]
 pub fn ConnectionPanel() -> impl IntoView {
     let store = expect_context::<Store>();
-    let busy = move || matches!(store.conn.get(), ConnState::Connecting | ConnState::Connected);
+    let busy = move || store.in_playback() || matches!(store.conn.get(), ConnState::Connecting | ConnState::Connected);
     let is_stdio = move || store.transport.get() == Transport::Stdio;
     let is_remote = move || store.transport.get().is_remote();
     let on_button = move |_| if busy() { store.disconnect() } else { store.connect() };
@@ -71,12 +71,13 @@ pub fn ConnectionPanel() -> impl IntoView {
                     prop:disabled=busy></textarea>
             </Show>
             <button class="button primary wide" data-testid="connect-button" on:click=on_button
-                class:danger=busy>
-                {move || match store.conn.get() {
+                class:danger=move || busy() && !store.in_playback() prop:disabled=move || store.in_playback()
+                title=move || if store.in_playback() { "A recording is playing: go back to live to connect" } else { "" }>
+                {move || if store.in_playback() { "Playing a recording" } else { match store.conn.get() {
                     ConnState::Connected => "Disconnect",
                     ConnState::Connecting => "Cancel",
                     _ => "Connect",
-                }}
+                } }}
             </button>
             <div class="status-line" data-testid="connection-status" data-state=move || store.conn.with(|c| c.as_str())>
                 <span class="dot"></span>

@@ -28,6 +28,7 @@ pub fn Header() -> impl IntoView {
                     })}
                 </span>
             </div>
+            <super::recording::RecordControls />
             <super::confirm::PolicySelect />
             <ThemeToggle />
         </header>

@@ -8,6 +8,7 @@ pub mod form;
 pub mod header;
 pub mod json;
 pub mod notices;
+pub mod recording;
 pub mod relay_banner;
 pub mod result;
 pub mod saved;

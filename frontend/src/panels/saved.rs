@@ -32,7 +32,7 @@ pub fn SavedServers() -> impl IntoView {
     let importing = RwSignal::new(false);
     let text = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
-    let busy = move || matches!(store.conn.get(), ConnState::Connecting | ConnState::Connected);
+    let busy = move || store.in_playback() || matches!(store.conn.get(), ConnState::Connecting | ConnState::Connected);
     // A broken entry of the relay's file fails when it is picked, with its reason.
     let picked_error = RwSignal::new(None::<String>);
     let pick = move |value: String| {

@@ -7,7 +7,6 @@ use leptos::prelude::*;
 
 use shared::timeline::{RowDirection, RowFilter, RowKind, RowView};
 
-use crate::download;
 use crate::store::Store;
 
 /// Height of one row in pixels (fixed, so the window can be computed).
@@ -81,8 +80,8 @@ pub fn TimelinePanel() -> impl IntoView {
                     <button class="seg" data-label="List" aria-label="List" class:active=move || !flow.get() on:click=move |_| flow.set(false)></button>
                     <button class="seg" data-label="Flow" aria-label="Flow" data-testid="flow-toggle" class:active=move || flow.get() on:click=move |_| flow.set(true)></button>
                 </div>
-                <button class="button small ghost" data-testid="timeline-export" title="Download every message with its stamps as JSON"
-                    on:click=move |_| download::text("mcp-playground-timeline.json", &store.export_timeline(), "application/json")>"Export"</button>
+                <button class="button small ghost" data-testid="timeline-export" title="Download the session as a recording (JSON Lines, every message with its stamps)"
+                    on:click=move |_| store.download_recording()>"Export"</button>
             </div>
             <Show when=move || flow.get()>
                 <super::flow::FlowView />

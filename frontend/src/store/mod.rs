@@ -4,6 +4,7 @@
 //! they hold no protocol logic.
 
 mod calls;
+mod playback;
 
 use std::collections::HashMap;
 
@@ -17,6 +18,7 @@ use shared::timeline::{RowFilter, RowView};
 use crate::args::ArgsState;
 use crate::ws::{RelaySocket, SocketState, token_from_location};
 pub use calls::{CallsState, Confirm};
+pub use playback::{Loading, PlaybackView, Speed};
 pub use shared::session::{CallState, ConnState, LogLine, Progress, ReadState, ServerInfo};
 
 /// Milliseconds of the page's monotonic clock.
@@ -52,7 +54,18 @@ pub struct Store {
     pub offered: RwSignal<Vec<ConfiguredServer>>,
     pub reads: RwSignal<HashMap<String, ReadState>>,
     pub calls: CallsState,
+    /// The page captures the session (`record-toggle`); also what the next connect does.
+    pub recording: RwSignal<bool>,
+    /// The relay writes every session to a file (`--record DIR`).
+    pub relay_recording: RwSignal<bool>,
+    /// A recording being played back, and where.
+    pub playback: RwSignal<Option<PlaybackView>>,
+    /// A recording file being read.
+    pub loading: RwSignal<Option<Loading>>,
     session: StoredValue<Session>,
+    /// The live session while a recording plays.
+    parked: StoredValue<Option<Session>>,
+    replay: StoredValue<Option<playback::Playback>>,
     socket: StoredValue<Option<RelaySocket>, LocalStorage>,
     inbox: StoredValue<Vec<ServerMsg>>,
     preset_applied: StoredValue<bool>,
@@ -84,7 +97,13 @@ impl Store {
             offered: RwSignal::new(Vec::new()),
             reads: RwSignal::new(HashMap::new()),
             calls: CallsState::new(),
+            recording: RwSignal::new(true),
+            relay_recording: RwSignal::new(false),
+            playback: RwSignal::new(None),
+            loading: RwSignal::new(None),
             session: StoredValue::new(Session::new(env!("CARGO_PKG_VERSION"))),
+            parked: StoredValue::new(None),
+            replay: StoredValue::new(None),
             socket: StoredValue::new_local(None),
             inbox: StoredValue::new(Vec::new()),
             preset_applied: StoredValue::new(false),
@@ -145,6 +164,10 @@ impl Store {
                 self.preset_applied.set_value(true);
                 self.apply_target(&relay.preset);
                 self.offered.set(relay.servers.clone());
+                self.relay_recording.set(relay.recording);
+                if relay.playback {
+                    self.fetch_recording();
+                }
             }
             if changed.conn {
                 self.conn.set(s.conn().clone());
@@ -166,6 +189,9 @@ impl Store {
             if changed.call {
                 self.call.set(s.call().clone());
                 self.calls.progress.set(s.progress().cloned());
+                if s.is_playback() {
+                    self.follow_recorded_call(s);
+                }
             }
             if changed.rows {
                 self.row_count.set(s.timeline().len());
@@ -212,7 +238,37 @@ impl Store {
         };
         self.selected_row.set(None);
         self.calls.confirm.set(None);
-        self.act(|s| s.connect(target));
+        let record = self.recording.get_untracked();
+        self.act(|s| s.connect(target, record));
+    }
+
+    /// Starts or stops the page's capture of the session (and of the sessions to come).
+    pub fn toggle_recording(self) {
+        let on = !self.recording.get_untracked();
+        self.recording.set(on);
+        if !self.in_playback() {
+            self.act(|s| s.set_recording(on));
+        }
+    }
+
+    /// The recording file to download: the captured session, or the recording being
+    /// played back exactly as it was loaded.
+    pub fn export_recording(self) -> Option<String> {
+        if self.in_playback() {
+            return self.playback_text();
+        }
+        self.with_session(Session::export_recording)
+    }
+
+    /// `mcp-playground play FILE`: the relay holds a recording; play it.
+    fn fetch_recording(self) {
+        let Some(token) = token_from_location() else { return };
+        leptos::task::spawn_local(async move {
+            match crate::fetch::text(&format!("/api/recording?token={token}")).await {
+                Ok(text) => self.load_recording("the recording the relay opened".into(), text),
+                Err(e) => self.notice(format!("the relay's recording could not be fetched: {e}")),
+            }
+        });
     }
 
     pub fn disconnect(self) {
@@ -229,6 +285,21 @@ impl Store {
         let server = self.server.with_untracked(|s| s.as_ref().map(|s| s.name.clone()).unwrap_or_default());
         self.args.load(&tool, &server);
         self.selected.set(Some(name));
+    }
+
+    /// Playback: the tool of a recorded call is selected with the arguments it was sent
+    /// with, as the person had it when it was live.
+    fn follow_recorded_call(self, s: &Session) {
+        let CallState::Pending { tool, .. } = s.call() else { return };
+        let Some(t) = s.tool(tool).cloned() else { return };
+        if self.selected.get_untracked().as_deref() != Some(tool.as_str()) {
+            let server = s.server().map(|i| i.name.clone()).unwrap_or_default();
+            self.args.load(&t, &server);
+            self.selected.set(Some(tool.clone()));
+        }
+        if let Some(arguments) = s.call_arguments() {
+            self.args.value.set(arguments);
+        }
     }
 
     /// Whether the server offers `resources` (so links can be opened).
@@ -264,11 +335,6 @@ impl Store {
         self.cwd.set(form.cwd);
         self.url.set(form.url);
         self.headers.set(form.headers);
-    }
-
-    /// Every row of the session with its stamps, as a JSON document to download.
-    pub fn export_timeline(self) -> String {
-        self.with_session(|s| serde_json::to_string_pretty(&s.timeline().export()).unwrap_or_default())
     }
 
     /// The full JSON of a row, for the detail view.
@@ -309,6 +375,22 @@ impl Store {
     fn flush(self) {
         let batch = self.inbox.try_update_value(std::mem::take).unwrap_or_default();
         let now = now_ms();
+        if self.parked.with_value(Option::is_some) {
+            // A recording is playing: the live session goes on behind it, unseen until the
+            // person comes back, but its answers (a ping, say) still go out.
+            let sends = self.parked.try_update_value(|p| {
+                p.as_mut().map(|s| {
+                    for msg in batch {
+                        s.receive(msg, now);
+                    }
+                    s.drain().send
+                })
+            });
+            for msg in sends.flatten().unwrap_or_default() {
+                self.socket.with_value(|s| s.as_ref().is_some_and(|s| s.send(&msg)));
+            }
+            return;
+        }
         self.act(|s| {
             for msg in batch {
                 s.receive(msg, now);

@@ -5,6 +5,7 @@
 //! command line drives it with the relay's transports in-process. Neither adds logic.
 
 mod events;
+mod record;
 mod state;
 #[cfg(test)]
 mod tests;
@@ -61,6 +62,12 @@ pub struct Session {
     last_exit: Option<String>,
     out: Vec<ClientMsg>,
     changed: Changed,
+    /// Playing a recording back: recorded requests are taken as sent, nothing is sent.
+    playback: bool,
+    /// What the session connected to (for a recording's header).
+    target: Option<Target>,
+    /// The captured stretches of the timeline: from row, to row (open while recording).
+    capture: Vec<(usize, Option<usize>)>,
 }
 
 impl Session {
@@ -88,12 +95,36 @@ impl Session {
             last_exit: None,
             out: Vec::new(),
             changed: Changed::default(),
+            playback: false,
+            target: None,
+            capture: Vec::new(),
         }
+    }
+
+    /// A session that plays a recording back: feed it the recording's entries (as relay
+    /// messages) with [`receive`](Self::receive). It reads them exactly as the live session
+    /// did, takes the recorded requests as its own, and sends nothing.
+    pub fn for_playback(client_version: &str, relay: RelayInfo) -> Self {
+        let mut s = Self::new(client_version);
+        s.playback = true;
+        s.relay = Some(relay);
+        s.conn = ConnState::Connecting;
+        s.changed = Changed::ALL;
+        s
+    }
+
+    /// Whether this session plays a recording back.
+    pub fn is_playback(&self) -> bool {
+        self.playback
     }
 
     /// What to send and what changed since the last call.
     pub fn drain(&mut self) -> Effects {
-        Effects { send: std::mem::take(&mut self.out), changed: std::mem::take(&mut self.changed) }
+        let mut send = std::mem::take(&mut self.out);
+        if self.playback {
+            send.clear();
+        }
+        Effects { send, changed: std::mem::take(&mut self.changed) }
     }
 
     // ---- what the page shows ----
@@ -141,6 +172,22 @@ impl Session {
         &self.reads
     }
 
+    /// The arguments the current (or last) call was sent with, as its request carried them.
+    pub fn call_arguments(&self) -> Option<Value> {
+        let id = match &self.call {
+            CallState::Pending { id, .. } => id.clone(),
+            _ => return None,
+        };
+        let row = self
+            .timeline
+            .rows()
+            .iter()
+            .rev()
+            .find(|r| r.direction == crate::timeline::RowDirection::Out && r.id.as_ref() == Some(&id))?;
+        let value: Value = serde_json::from_str(&row.raw).ok()?;
+        Some(value["params"]["arguments"].clone()).filter(|a| !a.is_null())
+    }
+
     /// When [`tick`](Self::tick) should next run: the pending call's deadline.
     pub fn next_deadline_ms(&self) -> Option<f64> {
         self.deadline.as_ref().map(Deadline::due_ms)
@@ -149,9 +196,14 @@ impl Session {
     // ---- actions ----
 
     /// Starts a connection to `target`; everything of the previous session is cleared.
-    pub fn connect(&mut self, target: Target) {
+    /// `record` starts capturing it from its first message.
+    pub fn connect(&mut self, target: Target, record: bool) {
         let relay = self.relay.take();
         *self = Self { relay, out: std::mem::take(&mut self.out), ..Self::new(&self.client_version) };
+        self.remember_target(&target);
+        if record {
+            self.capture.push((0, None));
+        }
         self.conn = ConnState::Connecting;
         self.out.push(ClientMsg::Connect { target });
         self.changed = Changed::ALL;
@@ -249,8 +301,8 @@ impl Session {
     /// Reads one message of the relay; `now_ms` is the caller's clock (for deadlines).
     pub fn receive(&mut self, msg: ServerMsg, now_ms: f64) {
         match msg {
-            ServerMsg::Hello { relay_version, preset, limits, servers, .. } => {
-                self.relay = Some(RelayInfo { version: relay_version, preset, limits, servers });
+            ServerMsg::Hello { relay_version, preset, limits, servers, recording, playback, .. } => {
+                self.relay = Some(RelayInfo { version: relay_version, preset, limits, servers, recording, playback });
                 self.changed.relay = true;
             }
             ServerMsg::Message { direction, at_ms, size, frame } => {
@@ -260,11 +312,15 @@ impl Session {
                 let seq = self.timeline.push_classified(direction, at_ms, size, frame, classified);
                 self.changed.rows = true;
                 let duration = self.timeline.rows()[seq].duration_ms;
-                if let Ok((value, classified)) = parsed.as_ref()
-                    && direction == Direction::In
-                {
-                    let handled = self.client.handle(value, classified);
-                    self.apply(handled, duration, now_ms);
+                match (parsed.as_ref(), direction) {
+                    (Ok((value, classified)), Direction::In) => {
+                        let handled = self.client.handle(value, classified);
+                        self.apply(handled, duration, now_ms);
+                    }
+                    (Ok((value, classified)), Direction::Out) if self.playback => {
+                        self.observe_sent(value, classified, seq);
+                    }
+                    _ => {}
                 }
             }
             ServerMsg::Event { at_ms, event } => {
@@ -276,6 +332,47 @@ impl Session {
     }
 
     // ---- inside ----
+
+    /// Playback: what a recorded request or notification of ours did to the state.
+    fn observe_sent(&mut self, value: &Value, c: &jsonrpc::Classified, seq: usize) {
+        self.client.observe_sent(value, c);
+        let params = &value["params"];
+        match (c.id.as_ref(), c.method.as_deref()) {
+            (Some(id), Some("tools/call")) => {
+                self.progress = None;
+                let tool = params["name"].as_str().unwrap_or_default().to_owned();
+                self.set_call(CallState::Pending { id: id.clone(), tool });
+            }
+            (Some(_), Some("tools/list")) => self.set_tools_loading(true),
+            (Some(_), Some("resources/read")) => {
+                self.reads.insert(params["uri"].as_str().unwrap_or_default().to_owned(), ReadState::Loading);
+                self.changed.reads = true;
+            }
+            (None, Some("notifications/cancelled")) => {
+                let Ok(id) = serde_json::from_value::<Id>(params["requestId"].clone()) else { return };
+                let CallState::Pending { id: pending, tool } = &self.call else { return };
+                if *pending != id {
+                    return;
+                }
+                let tool = tool.clone();
+                let reason = params["reason"].as_str().unwrap_or("cancelled").to_owned();
+                // The live session said why it gave up; a timeout reads as one again.
+                let started = self
+                    .timeline
+                    .rows()
+                    .iter()
+                    .rev()
+                    .find(|r| r.direction == crate::timeline::RowDirection::Out && r.id.as_ref() == Some(&id));
+                let after_ms = started.map_or(0.0, |r| self.timeline.rows()[seq].at_ms - r.at_ms);
+                if reason.starts_with("timed out") {
+                    self.set_call(CallState::Timeout { tool, after_ms });
+                } else {
+                    self.set_call(CallState::Cancelled { tool, reason });
+                }
+            }
+            _ => {}
+        }
+    }
 
     fn send_frame(&mut self, frame: String) {
         self.out.push(ClientMsg::Send { frame });

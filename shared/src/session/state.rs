@@ -72,6 +72,10 @@ pub struct RelayInfo {
     pub limits: Limits,
     /// The servers of the relay's `--config` file, offered to pick from.
     pub servers: Vec<ConfiguredServer>,
+    /// The relay writes every session to a file (`--record DIR`).
+    pub recording: bool,
+    /// The relay has a recording to play back (`mcp-playground play FILE`).
+    pub playback: bool,
 }
 
 /// A `resources/read` a person asked for from a resource link.

@@ -13,6 +13,8 @@ const LIMITS: CallLimits = CallLimits { timeout_ms: 1000.0, max_total_ms: 5000.0
 struct Harness {
     s: Session,
     at: f64,
+    /// Every relay message fed to the session after Hello, as a recording would hold it.
+    fed: Vec<ServerMsg>,
 }
 
 impl Harness {
@@ -30,7 +32,7 @@ impl Harness {
             },
             0.0,
         );
-        Self { s, at: 1000.0 }
+        Self { s, at: 1000.0, fed: Vec::new() }
     }
 
     /// Sends what the session wants sent (echoing frames as the relay does); returns the
@@ -48,7 +50,7 @@ impl Harness {
         for f in &frames {
             self.at += 1.0;
             let msg = ServerMsg::Message { direction: Direction::Out, at_ms: self.at, size: f.len(), frame: f.clone() };
-            self.s.receive(msg, self.at);
+            self.feed(msg);
         }
         (frames, others, fx.changed)
     }
@@ -57,18 +59,23 @@ impl Harness {
         self.at += 1.0;
         let msg =
             ServerMsg::Message { direction: Direction::In, at_ms: self.at, size: frame.len(), frame: frame.into() };
-        self.s.receive(msg, self.at);
+        self.feed(msg);
     }
 
     fn event(&mut self, event: RelayEvent) {
         self.at += 1.0;
-        self.s.receive(ServerMsg::Event { at_ms: self.at, event }, self.at);
+        self.feed(ServerMsg::Event { at_ms: self.at, event });
+    }
+
+    fn feed(&mut self, msg: ServerMsg) {
+        self.fed.push(msg.clone());
+        self.s.receive(msg, self.at);
     }
 
     /// Connects to a server with these tools (one page).
     fn connected(tools: serde_json::Value) -> Self {
         let mut h = Self::new();
-        h.s.connect(Target::Demo);
+        h.s.connect(Target::Demo, true);
         h.flush();
         h.event(RelayEvent::Spawned { pid: Some(7), command: "demo".into(), args: vec![] });
         h.flush();
@@ -94,7 +101,7 @@ fn echo_tool() -> serde_json::Value {
 fn connect_handshake_and_tool_list() {
     let mut h = Harness::new();
     assert_eq!(h.s.relay().map(|r| r.version.as_str()), Some("1.0.0"));
-    h.s.connect(Target::Stdio { command: "x".into(), args: vec![], env: Default::default(), cwd: None });
+    h.s.connect(Target::Stdio { command: "x".into(), args: vec![], env: Default::default(), cwd: None }, true);
     assert_eq!(h.s.conn(), &ConnState::Connecting);
     let (frames, others, changed) = h.flush();
     assert!(frames.is_empty());
@@ -143,7 +150,7 @@ fn connect_handshake_and_tool_list() {
 fn a_new_connection_starts_from_nothing_but_keeps_the_relay() {
     let mut h = Harness::connected(echo_tool());
     h.s.notice("old".into());
-    h.s.connect(Target::Demo);
+    h.s.connect(Target::Demo, true);
     assert!(h.s.tools().is_empty() && h.s.notices().is_empty() && h.s.timeline().is_empty() && h.s.server().is_none());
     assert!(h.s.relay().is_some());
     // Request ids start again at 1 with the new client.
@@ -156,7 +163,7 @@ fn a_new_connection_starts_from_nothing_but_keeps_the_relay() {
 #[test]
 fn remote_connected_starts_the_handshake_too() {
     let mut h = Harness::new();
-    h.s.connect(Target::Auto { url: "http://127.0.0.1:1/mcp".into(), headers: Default::default() });
+    h.s.connect(Target::Auto { url: "http://127.0.0.1:1/mcp".into(), headers: Default::default() }, true);
     h.flush();
     h.event(RelayEvent::Connected { transport: "http".into(), url: "http://127.0.0.1:1/mcp".into(), headers: vec![] });
     let (frames, ..) = h.flush();
@@ -166,7 +173,7 @@ fn remote_connected_starts_the_handshake_too() {
 #[test]
 fn initialize_refused_is_an_error_and_disconnects() {
     let mut h = Harness::new();
-    h.s.connect(Target::Demo);
+    h.s.connect(Target::Demo, true);
     h.flush();
     h.event(RelayEvent::Spawned { pid: None, command: "d".into(), args: vec![] });
     h.flush();
@@ -181,7 +188,7 @@ fn initialize_refused_is_an_error_and_disconnects() {
 #[test]
 fn relay_error_while_connecting_fails_the_connection_and_later_is_a_notice() {
     let mut h = Harness::new();
-    h.s.connect(Target::Http { url: "http://127.0.0.1:1/mcp".into(), headers: Default::default() });
+    h.s.connect(Target::Http { url: "http://127.0.0.1:1/mcp".into(), headers: Default::default() }, true);
     h.flush();
     h.event(RelayEvent::Connected { transport: "http".into(), url: "http://127.0.0.1:1/mcp".into(), headers: vec![] });
     assert_eq!(h.flush().0.len(), 1, "initialize, id 1");
@@ -525,4 +532,119 @@ fn only_what_changed_is_flagged() {
     let fx = h.s.drain();
     assert_eq!(fx.changed, Changed { call: true, ..Changed::default() });
     assert_eq!(h.s.drain(), Effects::default(), "drained");
+}
+
+/// What a person sees of a session, for comparing live and playback.
+fn shown(s: &Session) -> String {
+    format!(
+        "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{}",
+        s.conn(),
+        s.server(),
+        s.tools().iter().map(|t| &t.name).collect::<Vec<_>>(),
+        s.tools_error(),
+        s.call(),
+        s.progress(),
+        s.logs(),
+        s.reads(),
+        s.timeline().len()
+    )
+}
+
+fn relay_info() -> RelayInfo {
+    RelayInfo {
+        version: "1.0.0".into(),
+        preset: Target::Demo,
+        limits: Limits { max_message_bytes: 1024, max_stderr_line_bytes: 64 },
+        servers: vec![],
+        recording: false,
+        playback: false,
+    }
+}
+
+#[test]
+fn playback_shows_what_the_live_session_showed_at_every_step() {
+    let mut h = Harness::connected(echo_tool());
+    let mut live_views = vec![shown(&h.s)];
+    let mut marks = vec![h.fed.len()];
+    let mut step = |h: &mut Harness| {
+        live_views.push(shown(&h.s));
+        marks.push(h.fed.len());
+    };
+    h.s.call_tool("slow", json!({"n": 1}), LIMITS, h.at).unwrap();
+    h.flush();
+    step(&mut h);
+    h.s.receive(progress_msg("call-3", 1.0), h.at);
+    h.fed.push(progress_msg("call-3", 1.0));
+    step(&mut h);
+    h.server_says(r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"working"}}"#);
+    h.server_says(r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"done"}]}}"#);
+    step(&mut h);
+    h.s.call_tool("slow", json!({}), LIMITS, h.at).unwrap();
+    h.flush();
+    h.s.cancel_call();
+    h.flush();
+    step(&mut h);
+    // The relay stamps the request when it goes and the cancel when it goes, as the clock says.
+    let start = h.at + 1.0;
+    h.s.call_tool("slow", json!({}), LIMITS, start).unwrap();
+    h.flush();
+    h.s.tick(start + 1000.0);
+    h.at = start + 999.0;
+    h.flush();
+    step(&mut h);
+    h.s.read_resource("demo://r");
+    h.flush();
+    h.server_says(r#"{"jsonrpc":"2.0","id":6,"result":{"contents":[{"uri":"demo://r","text":"hi"}]}}"#);
+    h.server_says(r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#);
+    h.flush();
+    h.server_says(r#"{"jsonrpc":"2.0","id":7,"result":{"tools":[{"name":"fresh","inputSchema":{}}]}}"#);
+    h.event(RelayEvent::Exited { code: Some(0), signal: None });
+    h.event(RelayEvent::Closed { reason: "the server exited".into() });
+    step(&mut h);
+
+    let mut p = Session::for_playback("9.9.9", relay_info());
+    let mut fed = 0;
+    for (mark, live) in marks.iter().zip(&live_views) {
+        for msg in &h.fed[fed..*mark] {
+            p.receive(msg.clone(), 0.0);
+        }
+        fed = *mark;
+        assert_eq!(&shown(&p), live, "after {mark} messages");
+        assert!(p.drain().send.is_empty(), "playback sends nothing");
+    }
+    // The timeout reads as a timeout, with how long it ran.
+    assert!(live_views[5].contains("Timeout"), "{}", live_views[5]);
+}
+
+#[test]
+fn the_page_exports_what_it_captured_as_a_recording() {
+    let mut h = Harness::connected(echo_tool());
+    assert!(h.s.is_recording() && h.s.has_recording());
+    h.s.call_tool("echo", json!({"message": "hi"}), LIMITS, h.at).unwrap();
+    h.flush();
+    h.server_says(r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"hi"}]}}"#);
+    let text = h.s.export_recording().unwrap();
+    let r = crate::recording::parse(&text).unwrap();
+    assert!(r.problems.is_empty());
+    assert_eq!(r.header.recorded_by, crate::recording::Recorder::Page);
+    assert_eq!(r.header.relay_version, "1.0.0");
+    assert_eq!(r.header.protocol_version.as_deref(), Some("2025-06-18"));
+    assert_eq!(r.entries.len(), h.fed.len(), "every message and event, from the first");
+    let fed: Vec<crate::recording::Entry> = h.fed.iter().filter_map(crate::recording::Entry::of).collect();
+    assert_eq!(r.entries, fed, "exactly what the relay said, frames byte for byte");
+
+    // Stopped, then started again: both stretches, nothing of the gap.
+    h.s.set_recording(false);
+    assert!(!h.s.is_recording());
+    h.server_says(r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"unseen"}}"#);
+    h.s.set_recording(true);
+    h.server_says(r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"seen"}}"#);
+    let text = h.s.export_recording().unwrap();
+    assert!(text.contains("seen") && !text.contains("unseen"));
+    assert_eq!(crate::recording::parse(&text).unwrap().entries.len(), fed.len() + 1);
+
+    // Not recording at connect: a session started later holds only what came after.
+    let mut s = Session::new("0");
+    s.connect(Target::Demo, false);
+    assert!(!s.has_recording() && s.export_recording().is_none());
 }

@@ -11,6 +11,7 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, WWW_AUTHENTICATE};
 use serde_json::Value;
+use shared::recording::mask_url;
 use shared::relay::{Direction, Limits, RelayEvent, Transport};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
@@ -166,9 +167,11 @@ impl RemoteUpstream {
             endpoint_tx: Arc::new(endpoint_tx),
         };
         let task = tokio::spawn(run(mode, ctx, rx, stop_rx));
+        // Events end up in recordings: a URL's password and query values stay out, as
+        // header values do.
         let connected = RelayEvent::Connected {
             transport: mode.transport().as_str().into(),
-            url: parsed.to_string(),
+            url: mask_url(parsed.as_str()),
             headers: masked(headers),
         };
         Ok((Self { frames, stop, task, max_message_bytes: limits.max_message_bytes }, connected))
@@ -288,7 +291,7 @@ async fn post(ctx: Ctx, frame: String, value: Value, probing: bool) -> Probe {
     let resp = match req.body(frame).send().await {
         Ok(r) => r,
         Err(e) => {
-            ctx.error(format!("could not reach {}: {e}", ctx.url)).await;
+            ctx.error(format!("could not reach {}: {}", mask_url(ctx.url.as_str()), e.without_url())).await;
             fail_request(&ctx, request_id, "the request did not reach the server").await;
             return Probe::Done;
         }
@@ -443,7 +446,9 @@ async fn legacy_stream(ctx: Ctx) {
     let resp = match req.send().await {
         Ok(r) if r.status().is_success() => r,
         Ok(r) => return ctx.error(describe_status(&r)).await,
-        Err(e) => return ctx.error(format!("could not reach {}: {e}", ctx.url)).await,
+        Err(e) => {
+            return ctx.error(format!("could not reach {}: {}", mask_url(ctx.url.as_str()), e.without_url())).await;
+        }
     };
     let mut parser = Parser::new(ctx.max);
     let mut stream = resp.bytes_stream();

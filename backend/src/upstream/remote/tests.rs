@@ -92,6 +92,19 @@ async fn streamable_http_round_trips_and_failures() {
     let headers: BTreeMap<String, String> = [("X-Custom".to_string(), "yes".to_string())].into();
     let (up, connected) = RemoteUpstream::start(Mode::Http, &format!("{base}/mcp"), &headers, LIMITS, tx).unwrap();
     assert!(matches!(connected, RelayEvent::Connected { headers, .. } if headers == ["X-Custom: ••••"]));
+    let (other, connected) = RemoteUpstream::start(
+        Mode::Http,
+        "http://u:pw@127.0.0.1:9/mcp?key=s3cret",
+        &headers,
+        LIMITS,
+        mpsc::channel(1).0,
+    )
+    .unwrap();
+    assert!(
+        matches!(&connected, RelayEvent::Connected { url, .. } if url == "http://u:••••@127.0.0.1:9/mcp?key=••••"),
+        "{connected:?}"
+    );
+    other.shutdown().await;
 
     up.send(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#.into()).unwrap();
     assert!(next(&mut rx).await.contains(r#""protocolVersion":"2025-06-18""#));

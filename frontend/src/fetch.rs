@@ -1,0 +1,28 @@
+//! The page's one use of HTTP besides its socket: fetching a text from the relay.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// The body of `GET url` as text, or why not.
+pub async fn text(url: &str) -> Result<String, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let response = JsFuture::from(window.fetch_with_str(url)).await.map_err(describe)?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| "not a response".to_owned())?;
+    if !response.ok() {
+        return Err(format!("HTTP {} {}", response.status(), response.status_text()));
+    }
+    let body = JsFuture::from(response.text().map_err(describe)?).await.map_err(describe)?;
+    body.as_string().ok_or_else(|| "the body is not text".to_owned())
+}
+
+/// The text of a file a person picked or dropped.
+pub async fn file_text(file: &web_sys::File) -> Result<String, String> {
+    let body = JsFuture::from(file.text()).await.map_err(describe)?;
+    body.as_string().ok_or_else(|| "the file is not text".to_owned())
+}
+
+fn describe(e: wasm_bindgen::JsValue) -> String {
+    e.as_string()
+        .or_else(|| js_sys::Reflect::get(&e, &"message".into()).ok().and_then(|m| m.as_string()))
+        .unwrap_or_else(|| "the browser refused".to_owned())
+}

@@ -1,0 +1,190 @@
+//! Recording in the page and playing it back offline: record a session, save the file,
+//! stop the server, open the file in a fresh page with no server, and step and play
+//! through it: the same tools, the same results (images and audio included).
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{Context, Result, ensure};
+use tests::{Browser, Playground, eventually, server_everything};
+
+use crate::flows;
+
+/// What the result pane shows: its state, its content types and texts.
+async fn pane(b: &Browser) -> Result<String> {
+    let state = b.id("result-pane").await?.attr("data-state").await?.unwrap_or_default();
+    let mut parts = vec![state];
+    for item in b.all("[data-testid=result-content]").await? {
+        let kind = item.attr("data-content-type").await?.unwrap_or_default();
+        let media = match kind.as_str() {
+            "image" => b.all("[data-testid=result-content][data-content-type=image] img").await?.len().to_string(),
+            "audio" => b.all("[data-testid=result-content][data-content-type=audio] audio").await?.len().to_string(),
+            _ => item.text().await?,
+        };
+        parts.push(format!("{kind}:{media}"));
+    }
+    Ok(parts.join(" | "))
+}
+
+async fn position(b: &Browser) -> Result<(usize, usize)> {
+    let p = b.id("replay-position").await?;
+    let num = |v: Option<String>| v.and_then(|v| v.parse::<usize>().ok()).unwrap_or(0);
+    Ok((num(p.attr("data-index").await?), num(p.attr("data-total").await?)))
+}
+
+/// Records `calls` in a live page, saves the file; returns it and what each call showed.
+async fn record(pg: &Playground, calls: &[(&str, &str)]) -> Result<(String, Vec<String>, usize)> {
+    let b = Browser::start().await?;
+    let downloads = b.allow_downloads().await?;
+    b.client.goto(&pg.url).await?;
+    ensure!(b.id("record-toggle").await?.attr("data-state").await?.as_deref() == Some("on"), "on by default");
+    flows::connect(&b).await?;
+    b.css("[data-testid=recording-indicator][data-source=page]").await?;
+    let tools = flows::tool_names(&b).await?.len();
+    let mut shown = Vec::new();
+    for (tool, args) in calls {
+        flows::call_tool(&b, tool, args).await?;
+        shown.push(pane(&b).await?);
+    }
+    b.id("recording-export").await?.click().await?;
+    let file = b.downloaded(".jsonl").await?;
+    let text = std::fs::read_to_string(&file)?;
+    let _ = std::fs::remove_dir_all(downloads);
+    b.close().await?;
+    Ok((text, shown, tools))
+}
+
+/// Opens `file` in a fresh page of a playground that has no server running.
+async fn open(file: &Path) -> Result<(Playground, Browser)> {
+    let pg = Playground::start(&[])?;
+    let b = Browser::start().await?;
+    b.client.goto(&pg.url).await?;
+    ensure!(b.id("replay-mode").await?.attr("data-state").await?.as_deref() == Some("live"));
+    b.id("recording-import").await?.send_keys(&file.to_string_lossy()).await?;
+    b.css("[data-testid=replay-mode][data-state=playback]").await?;
+    Ok((pg, b))
+}
+
+#[tokio::test]
+async fn a_demo_session_recorded_in_the_page_plays_back_offline_step_by_step() -> Result<()> {
+    let calls = [
+        ("echo", r#"{"message": "recorded hi"}"#),
+        ("get_image", r#"{"width": 64, "height": 32}"#),
+        ("get_audio", r#"{"duration_ms": 300}"#),
+        ("get_weather", r#"{"city": "Lisbon"}"#),
+        ("fail", r#"{"reason": "on purpose"}"#),
+    ];
+    let pg = Playground::start(&[])?;
+    let (text, live, tools) = record(&pg, &calls).await?;
+    drop(pg);
+    ensure!(!text.contains(&format!("e2e-token-{}", std::process::id())), "the token is not in the file");
+    ensure!(text.lines().next().is_some_and(|h| h.contains(r#""recorded_by":"page""#)), "{text:.300}");
+    let file = std::env::temp_dir().join(format!("mcp-playground-demo-{}.jsonl", std::process::id()));
+    std::fs::write(&file, &text)?;
+
+    let (_pg, b) = open(&file).await?;
+    let (index, total) = position(&b).await?;
+    ensure!(index == 0 && total == text.lines().count() - 1, "{index}/{total}");
+    // Step through every message; each call shows what it showed live, in the same order.
+    let mut seen: Vec<String> = Vec::new();
+    for _ in 0..total {
+        b.id("replay-step").await?.click().await?;
+        // Before the first call there is no result pane yet.
+        let state = match b.all("[data-testid=result-pane]").await?.into_iter().next() {
+            Some(p) => p.attr("data-state").await?.unwrap_or_default(),
+            None => String::new(),
+        };
+        if !matches!(state.as_str(), "" | "idle" | "pending") {
+            let now = pane(&b).await?;
+            if seen.last() != Some(&now) {
+                seen.push(now);
+            }
+        }
+    }
+    ensure!(seen == live, "playback showed\n{seen:#?}\nlive showed\n{live:#?}");
+    ensure!(position(&b).await? == (total, total));
+    ensure!(b.all("[data-testid=tool-item]").await?.len() == tools, "the same tool list");
+    ensure!(b.id("call-button").await?.prop("disabled").await?.as_deref() == Some("true"), "read-only");
+    // ← steps back (the key as the browser delivers it to the page).
+    let key = "window.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowLeft', bubbles: true}))";
+    b.client.execute(key, vec![]).await?;
+    let (index, _) = position(&b).await?;
+    ensure!(index == total - 1, "← stepped back one: {index}/{total}");
+    // Played again from the start, as fast as possible.
+    b.id("replay-speed").await?.select_by_value("max").await?;
+    b.id("replay-play").await?.click().await?;
+    eventually(Duration::from_secs(20), "the end of playback", || async {
+        let done = position(&b).await? == (total, total)
+            && b.id("replay-play").await?.attr("data-state").await?.as_deref() == Some("paused");
+        Ok(done.then_some(()))
+    })
+    .await?;
+    ensure!(pane(&b).await? == *live.last().context("calls")?);
+    b.screenshot("playback-demo").await?;
+    // Back to live, nothing lost: the page is as it was before the file was opened.
+    b.id("replay-exit").await?.click().await?;
+    b.css("[data-testid=replay-mode][data-state=live]").await?;
+    ensure!(b.all("[data-testid=tool-item]").await?.is_empty());
+    b.close().await?;
+    let _ = std::fs::remove_file(file);
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_server_everything_session_plays_back_with_its_image() -> Result<()> {
+    let entry = server_everything()?.to_string_lossy().into_owned();
+    let pg = Playground::start(&["node", &entry, "stdio"])?;
+    let calls = [("echo", r#"{"message": "hello"}"#), ("get-tiny-image", "{}")];
+    let (text, live, _) = record(&pg, &calls).await?;
+    drop(pg);
+    let file = std::env::temp_dir().join(format!("mcp-playground-everything-{}.jsonl", std::process::id()));
+    std::fs::write(&file, &text)?;
+    let (_pg, b) = open(&file).await?;
+    b.id("replay-speed").await?.select_by_value("max").await?;
+    b.id("replay-play").await?.click().await?;
+    eventually(Duration::from_secs(20), "the end of playback", || async {
+        let (i, t) = position(&b).await?;
+        Ok((i == t).then_some(()))
+    })
+    .await?;
+    let end = pane(&b).await?;
+    ensure!(end == live[1] && end.contains("image:1"), "{end} vs {:?}", live);
+    b.close().await?;
+    let _ = std::fs::remove_file(file);
+    Ok(())
+}
+
+#[tokio::test]
+async fn bad_files_are_explained_and_what_can_be_played_is() -> Result<()> {
+    let dir = std::env::temp_dir().join(format!("mcp-playground-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let not = dir.join("notes.jsonl");
+    std::fs::write(&not, "hello\n")?;
+    let header = r#"{"format":"mcp-playground-recording","version":1,"started_at_ms":0,"recorded_by":"relay","relay_version":"0","target":{"transport":"demo"}}"#;
+    let cut = dir.join("cut.jsonl");
+    std::fs::write(
+        &cut,
+        format!(
+            "{header}\n{{\"t\":1,\"event\":{{\"kind\":\"note\",\"message\":\"n\"}}}}\n{{\"t\":2,\"dir\":\"in\",\"fr"
+        ),
+    )?;
+
+    let pg = Playground::start(&[])?;
+    let b = Browser::start().await?;
+    b.client.goto(&pg.url).await?;
+    b.id("recording-import").await?.send_keys(&not.to_string_lossy()).await?;
+    let notices = b.id("notices").await?.text().await?;
+    ensure!(
+        notices.contains("notes.jsonl") && notices.contains("line 1") && notices.contains("not a recording"),
+        "{notices}"
+    );
+    ensure!(b.id("replay-mode").await?.attr("data-state").await?.as_deref() == Some("live"));
+    b.id("recording-import").await?.send_keys(&cut.to_string_lossy()).await?;
+    b.css("[data-testid=replay-mode][data-state=playback]").await?;
+    ensure!(position(&b).await? == (0, 1), "the one whole entry");
+    let notices = b.id("notices").await?.text().await?;
+    ensure!(notices.contains("line 3") && notices.contains("cut off"), "{notices}");
+    b.close().await?;
+    let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}
