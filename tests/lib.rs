@@ -62,18 +62,31 @@ impl Playground {
         Self::launch(bin, options, server)
     }
 
+    /// Starts a subcommand that serves the page (e.g. `["play", FILE]`), with the same
+    /// port, token and `--no-open` as every playground here.
+    pub fn start_sub(sub: &[&str]) -> Result<Self> {
+        let bin = std::env::var_os("MCP_PLAYGROUND_BIN")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root().join("target/debug/mcp-playground"));
+        Self::launch_sub(bin, sub, &[], &[])
+    }
+
     /// Starts a given build of the binary (benchmarks use the release build).
     pub fn start_bin(bin: PathBuf, server: &[&str]) -> Result<Self> {
         Self::launch(bin, &[], server)
     }
 
     fn launch(bin: PathBuf, options: &[&str], server: &[&str]) -> Result<Self> {
+        Self::launch_sub(bin, &[], options, server)
+    }
+
+    fn launch_sub(bin: PathBuf, sub: &[&str], options: &[&str], server: &[&str]) -> Result<Self> {
         if !bin.is_file() {
             bail!("{} is missing: run `cargo xtask test`, which builds it", bin.display());
         }
         let token = format!("e2e-token-{}", std::process::id());
         let mut cmd = Command::new(&bin);
-        cmd.args(["--port", "0", "--no-open", "--token", &token]).args(options);
+        cmd.args(sub).args(["--port", "0", "--no-open", "--token", &token]).args(options);
         if !server.is_empty() {
             cmd.arg("--").args(server);
         }

@@ -139,7 +139,14 @@ async fn a_server_everything_session_plays_back_with_its_image() -> Result<()> {
     drop(pg);
     let file = std::env::temp_dir().join(format!("mcp-playground-everything-{}.jsonl", std::process::id()));
     std::fs::write(&file, &text)?;
-    let (_pg, b) = open(&file).await?;
+    // This time the fresh page is connected to a live server when the file is opened.
+    let pg = Playground::start(&[])?;
+    let b = Browser::start().await?;
+    b.client.goto(&pg.url).await?;
+    flows::connect(&b).await?;
+    let live_tools = flows::tool_names(&b).await?;
+    b.id("recording-import").await?.send_keys(&file.to_string_lossy()).await?;
+    b.css("[data-testid=replay-mode][data-state=playback]").await?;
     b.id("replay-speed").await?.select_by_value("max").await?;
     b.id("replay-play").await?.click().await?;
     eventually(Duration::from_secs(20), "the end of playback", || async {
@@ -149,6 +156,11 @@ async fn a_server_everything_session_plays_back_with_its_image() -> Result<()> {
     .await?;
     let end = pane(&b).await?;
     ensure!(end == live[1] && end.contains("image:1"), "{end} vs {:?}", live);
+    // Back to live: still connected to the demo server, its tools as they were.
+    b.id("replay-exit").await?.click().await?;
+    b.css("[data-testid=connection-status][data-state=connected]").await?;
+    ensure!(flows::tool_names(&b).await? == live_tools, "the live session came back as it was");
+    ensure!(flows::call_tool(&b, "echo", r#"{"message": "still live"}"#).await? == "ok");
     b.close().await?;
     let _ = std::fs::remove_file(file);
     Ok(())
@@ -179,11 +191,53 @@ async fn bad_files_are_explained_and_what_can_be_played_is() -> Result<()> {
         "{notices}"
     );
     ensure!(b.id("replay-mode").await?.attr("data-state").await?.as_deref() == Some("live"));
-    b.id("recording-import").await?.send_keys(&cut.to_string_lossy()).await?;
+    // Dropped on the page rather than picked: the same.
+    let drop = "const [name, text] = arguments; const dt = new DataTransfer(); \
+        dt.items.add(new File([text], name)); \
+        document.querySelector('.app').dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));";
+    let cut_text = std::fs::read_to_string(&cut)?;
+    b.client.execute(drop, vec![serde_json::json!("cut.jsonl"), serde_json::json!(cut_text)]).await?;
     b.css("[data-testid=replay-mode][data-state=playback]").await?;
     ensure!(position(&b).await? == (0, 1), "the one whole entry");
     let notices = b.id("notices").await?.text().await?;
     ensure!(notices.contains("line 3") && notices.contains("cut off"), "{notices}");
+    b.close().await?;
+    let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}
+
+#[tokio::test]
+async fn what_the_relay_records_opens_in_the_page_with_play() -> Result<()> {
+    let dir = std::env::temp_dir().join(format!("mcp-playground-relay-rec-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let pg = Playground::start_with(&["--record", &dir.to_string_lossy()], &[])?;
+    let b = Browser::start().await?;
+    b.client.goto(&pg.url).await?;
+    // The page says the relay records, whatever the page's own switch says.
+    b.id("record-toggle").await?.click().await?;
+    b.css("[data-testid=record-toggle][data-state=off]").await?;
+    b.css("[data-testid=recording-indicator][data-source=relay]").await?;
+    flows::connect(&b).await?;
+    flows::call_tool(&b, "echo", r#"{"message": "kept by the relay"}"#).await?;
+    b.id("connect-button").await?.click().await?;
+    b.css("[data-testid=connection-status][data-state=disconnected]").await?;
+    b.close().await?;
+    drop(pg);
+    let files: Vec<_> = std::fs::read_dir(&dir)?.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    ensure!(files.len() == 1, "one file per session: {files:?}");
+
+    let player = Playground::start_sub(&["play", &files[0].to_string_lossy()])?;
+    let b = Browser::start().await?;
+    b.client.goto(&player.url).await?;
+    b.css("[data-testid=replay-mode][data-state=playback]").await?;
+    b.id("replay-speed").await?.select_by_value("max").await?;
+    b.id("replay-play").await?.click().await?;
+    eventually(Duration::from_secs(20), "the end of playback", || async {
+        let (i, t) = position(&b).await?;
+        Ok((t > 0 && i == t).then_some(()))
+    })
+    .await?;
+    ensure!(flows::result_texts(&b).await? == ["kept by the relay"]);
     b.close().await?;
     let _ = std::fs::remove_dir_all(dir);
     Ok(())

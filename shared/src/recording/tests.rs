@@ -1,3 +1,6 @@
+//! The recording format: round trips byte for byte, masking, the live handshake hold,
+//! files cut off or of a newer version, and reading a slice at a time.
+
 use expect_test::expect;
 use serde_json::json;
 
