@@ -13,6 +13,7 @@
 mod calls;
 mod page;
 mod paths;
+mod recording;
 mod table;
 
 use std::path::PathBuf;
@@ -30,6 +31,7 @@ use crate::table::{Row, Table};
 struct Plan {
     calls_only: bool,
     pages_only: bool,
+    recording_only: bool,
     sequential: usize,
     in_flight_calls: usize,
     window: usize,
@@ -37,6 +39,7 @@ struct Plan {
     page_rounds: usize,
     tools: usize,
     messages: usize,
+    recording_mb: usize,
 }
 
 fn plan(args: &[String]) -> Plan {
@@ -45,6 +48,7 @@ fn plan(args: &[String]) -> Plan {
     Plan {
         calls_only: args.iter().any(|a| a == "--calls-only"),
         pages_only: args.iter().any(|a| a == "--pages-only"),
+        recording_only: args.iter().any(|a| a == "--recording-only"),
         sequential: 1_000 / div,
         in_flight_calls: 5_000 / div,
         window: 32,
@@ -52,6 +56,7 @@ fn plan(args: &[String]) -> Plan {
         page_rounds: if quick { 2 } else { 5 },
         tools: 10_000,
         messages: 100_000 / div,
+        recording_mb: 100 / div,
     }
 }
 
@@ -81,6 +86,10 @@ async fn run(plan: &Plan) -> Result<Table> {
     let server = vec![tests::server_everything()?.to_string_lossy().into_owned(), "stdio".to_owned()];
     let bin = root().join("target/release/mcp-playground");
     let mut table = Table::default();
+    if plan.recording_only {
+        recording_rows(&bin, plan, &mut table).await?;
+        return Ok(table);
+    }
 
     // Call paths, interleaved round by round so that each sees the same machine.
     let pg = Arc::new(Playground::start_bin(bin.clone(), &[])?);
@@ -197,7 +206,19 @@ async fn run(plan: &Plan) -> Result<Table> {
     table.push(Row::page("timeline: scroll frame median, ms", q(0.5), None));
     table.push(Row::page("timeline: scroll frame p95, ms", q(0.95), None));
     table.push(Row::page("timeline: longest scroll frame, ms", t.frames.last().copied(), None));
+    recording_rows(&bin, plan, &mut table).await?;
     Ok(table)
+}
+
+/// A large recording opened and played in the page.
+async fn recording_rows(bin: &std::path::Path, plan: &Plan, table: &mut Table) -> Result<()> {
+    let r = recording::open_large(bin, plan.recording_mb).await?;
+    table.section(&format!("this page only: a recording of {:.0} MB, {} messages", r.megabytes, r.entries));
+    table.push(Row::page("recording opened, ready to play, s", Some(r.ready_s), None));
+    table.push(Row::page("recording opened: longest frame meanwhile, ms", Some(r.ready_longest_frame_ms), None));
+    table.push(Row::page("played to the end as fast as possible, s", Some(r.played_s), None));
+    table.push(Row::page("played: longest frame meanwhile, ms", Some(r.played_longest_frame_ms), None));
+    Ok(())
 }
 
 /// CPU time the processes of a path used so far (all their threads), in ms.

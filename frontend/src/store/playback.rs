@@ -13,8 +13,8 @@ use super::Store;
 
 /// Lines read between two breaths of the page.
 const LINES_PER_SLICE: usize = 2000;
-/// Entries applied per frame at the speed "as fast as possible".
-const ENTRIES_PER_FRAME: usize = 400;
+/// Milliseconds of work per frame at the speed "as fast as possible" (the page stays smooth).
+const FRAME_BUDGET_MS: f64 = 12.0;
 /// The longest pause played at the recorded pace (a person waiting minutes sees it as stuck).
 const LONGEST_PAUSE_MS: f64 = 3000.0;
 
@@ -267,7 +267,7 @@ impl Store {
         }
         match speed {
             Speed::Max => {
-                self.advance(ENTRIES_PER_FRAME);
+                self.advance_within(FRAME_BUDGET_MS);
                 request_animation_frame(move || self.play_next(generation));
             }
             Speed::Times(x) => {
@@ -281,14 +281,40 @@ impl Store {
         }
     }
 
-    /// Applies up to `n` more entries and shows the result once.
-    fn advance(self, n: usize) {
+    /// Applies as many entries as `budget_ms` allows (one at least), showing them once.
+    fn advance_within(self, budget_ms: f64) {
         let Some(index) = self.playback.with_untracked(|p| p.as_ref().map(|p| p.index)) else { return };
+        let until = super::now_ms() + budget_ms;
+        let replay = self.replay;
+        let applied = self.act(|s| {
+            replay.with_value(|r| {
+                let Some(r) = r else { return 0 };
+                let mut applied = 0;
+                for e in &r.entries[index.min(r.entries.len())..] {
+                    s.receive(e.to_server_msg(), 0.0);
+                    applied += 1;
+                    if super::now_ms() >= until {
+                        break;
+                    }
+                }
+                applied
+            })
+        });
+        self.playback.update(|p| {
+            if let Some(p) = p {
+                p.index += applied;
+            }
+        });
+    }
+
+    /// Applies up to `n` more entries and shows the result once; false at the end.
+    fn advance(self, n: usize) -> bool {
+        let Some(index) = self.playback.with_untracked(|p| p.as_ref().map(|p| p.index)) else { return false };
         let batch: Vec<Entry> = self.replay.with_value(|r| {
             r.as_ref().map(|r| r.entries.iter().skip(index).take(n).cloned().collect()).unwrap_or_default()
         });
         if batch.is_empty() {
-            return;
+            return false;
         }
         let applied = batch.len();
         self.act(|s| {
@@ -301,6 +327,7 @@ impl Store {
                 p.index += applied;
             }
         });
+        true
     }
 }
 

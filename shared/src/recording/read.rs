@@ -7,6 +7,9 @@ use serde_json::Value;
 
 use super::{Entry, EntryLine, FORMAT, Header, VERSION};
 
+/// Bytes read in one slice at most (the line that crosses it is finished).
+pub const SLICE_BYTES: usize = 4 * 1024 * 1024;
+
 /// Something wrong at one line of a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
@@ -88,11 +91,13 @@ impl Reader {
         Ok(Reader { header, entries: Vec::new(), problems, offset, line: 2 })
     }
 
-    /// Reads up to `budget` more lines of `text` (the same text given to `start`); false
-    /// once the end is reached.
+    /// Reads up to `budget` more lines of `text` (the same text given to `start`), and
+    /// stops early after [`SLICE_BYTES`] (a few huge lines are a slice too); false once the
+    /// end is reached.
     pub fn read(&mut self, text: &str, budget: usize) -> bool {
         let mut done = 0;
-        while self.offset < text.len() && done < budget {
+        let started_at = self.offset;
+        while self.offset < text.len() && done < budget && self.offset - started_at < SLICE_BYTES {
             let rest = &text[self.offset..];
             let (line, ended) = match rest.find('\n') {
                 Some(end) => (&rest[..end], true),

@@ -181,6 +181,18 @@ fn a_large_file_is_read_a_slice_at_a_time() {
     assert_eq!(slices, 9, "ten slices of 100 lines, the last one reports the end");
     assert_eq!(reader.progress().1, text.len());
     assert_eq!(reader.finish().entries, entries);
+    // A few huge lines make a slice too.
+    let big = Entry::Message {
+        at_ms: 0.0,
+        direction: Direction::In,
+        frame: format!("{{\"x\":\"{}\"}}", "a".repeat(3 << 20)),
+    };
+    let text = write(&header, &[big.clone(), big.clone(), big]);
+    let mut reader = Reader::start(&text).unwrap();
+    assert!(reader.read(&text, usize::MAX), "two lines of 3 MB pass 4 MB: the slice ends there");
+    assert_eq!(reader.progress().0, 3, "the header and two entries");
+    assert!(!reader.read(&text, usize::MAX));
+    assert_eq!(reader.finish().entries.len(), 3);
 }
 
 #[test]
