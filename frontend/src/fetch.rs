@@ -15,10 +15,10 @@ pub async fn text(url: &str) -> Result<String, String> {
     body.as_string().ok_or_else(|| "the body is not text".to_owned())
 }
 
-/// The text of a file a person picked or dropped.
-pub async fn file_text(file: &web_sys::File) -> Result<String, String> {
-    let body = JsFuture::from(file.text()).await.map_err(describe)?;
-    body.as_string().ok_or_else(|| "the file is not text".to_owned())
+/// The bytes of a blob (a slice of a file a person picked or dropped).
+pub async fn blob_bytes(blob: &web_sys::Blob) -> Result<Vec<u8>, String> {
+    let buffer = JsFuture::from(blob.array_buffer()).await.map_err(describe)?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
 fn describe(e: wasm_bindgen::JsValue) -> String {

@@ -69,7 +69,13 @@ fn generate(path: &std::path::Path, megabytes: usize) -> Result<usize> {
 
 async fn longest_gap(b: &Browser) -> Result<f64> {
     let gaps = b.client.execute("const g = window.__gaps; window.__gaps = []; return g;", vec![]).await?;
-    Ok(gaps.as_array().into_iter().flatten().filter_map(Value::as_f64).fold(0.0, f64::max))
+    let gaps: Vec<f64> = gaps.as_array().into_iter().flatten().filter_map(Value::as_f64).collect();
+    if std::env::var_os("BENCH_VERBOSE").is_some() {
+        let mut top: Vec<(usize, f64)> = gaps.iter().copied().enumerate().collect();
+        top.sort_by(|a, b| b.1.total_cmp(&a.1));
+        tests::say(&format!("{} frames; longest (frame, ms): {:?}", gaps.len(), &top[..top.len().min(8)]));
+    }
+    Ok(gaps.into_iter().fold(0.0, f64::max))
 }
 
 async fn position(b: &Browser) -> Result<(usize, usize)> {

@@ -153,9 +153,9 @@ impl Store {
     pub fn open_file(self, file: web_sys::File) {
         let name = file.name();
         leptos::task::spawn_local(async move {
-            match crate::fetch::file_text(&file).await {
-                Ok(text) => self.load_recording(name, text),
-                Err(e) => self.notice(format!("{name} could not be read: {e}")),
+            if let Err(e) = self.read_file(file).await {
+                self.loading.set(None);
+                self.notice(format!("{name} could not be read: {e}"));
             }
         });
     }

@@ -26,6 +26,15 @@ fn arrow(direction: &str) -> &'static str {
     }
 }
 
+/// A row in its place, as the list draws it.
+#[derive(Clone)]
+struct Slot {
+    slot: usize,
+    row: RowView,
+    selected: bool,
+    highlighted: bool,
+}
+
 #[component]
 pub fn TimelinePanel() -> impl IntoView {
     let store = expect_context::<Store>();
@@ -70,6 +79,20 @@ pub fn TimelinePanel() -> impl IntoView {
         }
     };
     let index_of = move |slot: usize| filtered.with(|f| f.as_ref().map_or(Some(slot), |f| f.get(slot).copied()));
+    let rows_in_view = move || {
+        let slots = window();
+        let chosen = store.selected_row.get();
+        store.with_rows(|view| {
+            slots
+                .filter_map(|slot| {
+                    let row = view(index_of(slot)?)?;
+                    let selected = chosen == Some(row.seq);
+                    let highlighted = row.partner.is_some() && chosen == row.partner;
+                    Some(Slot { slot, row, selected, highlighted })
+                })
+                .collect::<Vec<_>>()
+        })
+    };
     let detail = move || store.selected_row.get().and_then(|seq| store.row_detail(seq));
     let flow = RwSignal::new(false);
     view! {
@@ -108,12 +131,11 @@ pub fn TimelinePanel() -> impl IntoView {
             </div>
             <div class="timeline" class:hidden=move || flow.get() data-testid="timeline" role="list" node_ref=scroller on:scroll=on_scroll>
                 <div class="timeline-space" style=move || format!("height: {}px", total.get() as f64 * ROW_H)>
-                    <For each=window key=move |slot| (*slot, index_of(*slot)) let:slot>
-                        {move || {
-                            let idx = index_of(slot)?;
-                            let row = store.row(idx)?;
-                            Some(view! { <TimelineRow row top=slot as f64 * ROW_H /> })
-                        }}
+                    // A row is drawn once, without reactive parts, and kept while it stays the
+                    // same (slot, row, partner, selection): new rows cost their own drawing,
+                    // and thousands of rows come and go cheaply.
+                    <For each=rows_in_view key=|r| (r.slot, r.row.seq, r.row.partner, r.selected, r.highlighted) let:r>
+                        <TimelineRow row=r.row top=r.slot as f64 * ROW_H selected=r.selected highlighted=r.highlighted />
                     </For>
                 </div>
             </div>
@@ -130,12 +152,9 @@ pub fn TimelinePanel() -> impl IntoView {
 }
 
 #[component]
-fn TimelineRow(row: RowView, top: f64) -> impl IntoView {
+fn TimelineRow(row: RowView, top: f64, selected: bool, highlighted: bool) -> impl IntoView {
     let store = expect_context::<Store>();
     let seq = row.seq;
-    let partner = row.partner;
-    let selected = move || store.selected_row.get() == Some(seq);
-    let highlighted = move || partner.is_some() && store.selected_row.get() == partner;
     let time = format!("{:.0} ms", row.rel_ms);
     let took = row.duration_ms.map(|d| format!("{d:.0} ms"));
     let id_label = row.id.as_ref().map(|i| format!("#{i}"));

@@ -342,10 +342,10 @@ impl Store {
         self.with_session(|s| s.timeline().pretty(seq))
     }
 
-    /// Row `seq` as the timeline shows it (tracks new rows).
-    pub fn row(self, seq: usize) -> Option<RowView> {
+    /// Reads several rows at once (tracks new rows): `read` gets a lookup by position.
+    pub fn with_rows<R>(self, read: impl FnOnce(&dyn Fn(usize) -> Option<RowView>) -> R) -> R {
         self.row_count.track();
-        self.with_session(|s| s.timeline().view(seq))
+        self.with_session(|s| read(&|seq| s.timeline().view(seq)))
     }
 
     /// The last `n` rows (tracks new rows).

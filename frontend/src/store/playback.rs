@@ -6,13 +6,15 @@
 use std::time::Duration;
 
 use leptos::prelude::*;
-use shared::recording::{Entry, Header, Reader};
+use shared::recording::{ByteReader, Entry, Header, Reader};
 use shared::session::{Changed, RelayInfo, Session};
 
 use super::Store;
 
 /// Lines read between two breaths of the page.
 const LINES_PER_SLICE: usize = 2000;
+/// Bytes of a file read between two breaths of the page.
+const FILE_SLICE: f64 = 4.0 * 1024.0 * 1024.0;
 /// Milliseconds of work per frame at the speed "as fast as possible" (the page stays smooth).
 const FRAME_BUDGET_MS: f64 = 12.0;
 /// The longest pause played at the recorded pace (a person waiting minutes sees it as stuck).
@@ -88,6 +90,40 @@ impl Store {
         };
         self.loading.set(Some(Loading { name: name.clone(), percent: 0 }));
         self.read_slices(name, text, reader);
+    }
+
+    /// Reads a picked or dropped file a slice at a time (the page never holds all of it
+    /// as one string in the browser), then plays it.
+    pub async fn read_file(self, file: web_sys::File) -> Result<(), String> {
+        let name = file.name();
+        let size = file.size();
+        let mut reader = ByteReader::new();
+        let mut bytes = Vec::with_capacity(size as usize);
+        let mut at = 0.0;
+        while at < size {
+            let end = (at + FILE_SLICE).min(size);
+            let slice = file.slice_with_f64_and_f64(at, end).map_err(|_| "the file cannot be sliced".to_owned())?;
+            let chunk = crate::fetch::blob_bytes(&slice).await?;
+            if let Err(p) = reader.feed(&chunk) {
+                self.loading.set(None);
+                self.notice(format!("{name} cannot be played: {p}"));
+                return Ok(());
+            }
+            bytes.extend_from_slice(&chunk);
+            at = end;
+            self.loading.set(Some(Loading { name: name.clone(), percent: (at / size.max(1.0) * 100.0) as u32 }));
+        }
+        self.loading.set(None);
+        let recording = match reader.finish() {
+            Ok(r) => r,
+            Err(p) => {
+                self.notice(format!("{name} cannot be played: {p}"));
+                return Ok(());
+            }
+        };
+        let text = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        self.start_playback(name, recording.header, recording.entries, text, recording.problems);
+        Ok(())
     }
 
     fn read_slices(self, name: String, text: String, mut reader: Reader) {

@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 use crate::relay::{Direction, RelayEvent, ServerMsg, Target};
 
 pub use live::LiveRecorder;
-pub use read::{Problem, Reader, Recording, parse};
+pub use read::{ByteReader, Problem, Reader, Recording, parse};
 
 /// The `format` of the header line.
 pub const FORMAT: &str = "mcp-playground-recording";

@@ -55,7 +55,14 @@ impl Reader {
     /// Reads the header line of `text`; refuses what is not a recording.
     pub fn start(text: &str) -> Result<Reader, Problem> {
         let first_end = text.find('\n').unwrap_or(text.len());
-        let first = text[..first_end].trim();
+        let mut reader = Self::from_header(&text[..first_end])?;
+        reader.offset = (first_end + 1).min(text.len());
+        Ok(reader)
+    }
+
+    /// A reader from the header line alone; refuses what is not a recording.
+    fn from_header(first: &str) -> Result<Reader, Problem> {
+        let first = first.trim();
         let refuse = |message: String| Err(Problem { line: 1, message });
         if first.is_empty() {
             return refuse("the file is empty: a recording starts with a header line".into());
@@ -87,8 +94,7 @@ impl Reader {
             Ok(h) => h,
             Err(e) => return refuse(format!("the header cannot be read: {e}")),
         };
-        let offset = (first_end + 1).min(text.len());
-        Ok(Reader { header, entries: Vec::new(), problems, offset, line: 2 })
+        Ok(Reader { header, entries: Vec::new(), problems, offset: 0, line: 2 })
     }
 
     /// Reads up to `budget` more lines of `text` (the same text given to `start`), and
@@ -133,6 +139,67 @@ impl Reader {
             Err(e) => format!("not an entry of a recording ({e})"),
         };
         self.problems.push(Problem { line: self.line, message: problem });
+    }
+}
+
+/// A recording read from bytes as they arrive (a file read in slices): only whole lines
+/// are read, so a slice may end anywhere, even inside a character.
+#[derive(Debug, Default)]
+pub struct ByteReader {
+    reader: Option<Reader>,
+    /// The start of a line whose end has not arrived yet.
+    pending: Vec<u8>,
+}
+
+impl ByteReader {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reads the whole lines `bytes` completes; fails only when the first line shows the
+    /// file is not a recording.
+    pub fn feed(&mut self, bytes: &[u8]) -> Result<(), Problem> {
+        self.pending.extend_from_slice(bytes);
+        let Some(last_newline) = self.pending.iter().rposition(|b| *b == b'\n') else { return Ok(()) };
+        let rest = self.pending.split_off(last_newline + 1);
+        let whole = std::mem::replace(&mut self.pending, rest);
+        for line in whole[..whole.len() - 1].split(|b| *b == b'\n') {
+            self.line(line, true)?;
+        }
+        Ok(())
+    }
+
+    /// The recording, once every byte was fed; a last line without its newline is read too
+    /// (and named when it is cut off).
+    pub fn finish(mut self) -> Result<Recording, Problem> {
+        let last = std::mem::take(&mut self.pending);
+        if !last.is_empty() {
+            self.line(&last, false)?;
+        }
+        match self.reader {
+            Some(r) => Ok(r.finish()),
+            None => {
+                Err(Problem { line: 1, message: "the file is empty: a recording starts with a header line".into() })
+            }
+        }
+    }
+
+    /// Entries read so far.
+    pub fn entries(&self) -> usize {
+        self.reader.as_ref().map_or(0, |r| r.entries.len())
+    }
+
+    fn line(&mut self, bytes: &[u8], ended: bool) -> Result<(), Problem> {
+        let text = String::from_utf8_lossy(bytes);
+        let text = text.trim_end_matches('\r');
+        match &mut self.reader {
+            None => self.reader = Some(Reader::from_header(text)?),
+            Some(r) => {
+                r.read_line(text, ended);
+                r.line += 1;
+            }
+        }
+        Ok(())
     }
 }
 

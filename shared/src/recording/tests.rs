@@ -205,3 +205,29 @@ fn file_names_say_when_and_what() {
     assert_eq!(file_name(0.0, &remote), "1970-01-01T00-00-00Z-api.example.com-8443.jsonl");
     assert_eq!(file_name(0.0, &Target::Demo), "1970-01-01T00-00-00Z-demo.jsonl");
 }
+
+#[test]
+fn bytes_read_in_slices_that_end_anywhere_give_the_same_recording() {
+    let header = Header::new(Recorder::Page, "0.1.0", &Target::Demo, 0.0);
+    let entries: Vec<Entry> = (0..50)
+        .map(|i| Entry::Message {
+            at_ms: f64::from(i),
+            direction: Direction::In,
+            frame: format!("{{\"é\":\"ünïcödé {i}\"}}"),
+        })
+        .collect();
+    let text = format!("{}{{\"t\":9,\"dir\":\"in\",\"fr", write(&header, &entries));
+    let whole = parse(&text).unwrap();
+    for slice in [1, 3, 7, 64, 4096] {
+        let mut r = ByteReader::new();
+        for chunk in text.as_bytes().chunks(slice) {
+            r.feed(chunk).unwrap();
+        }
+        let got = r.finish().unwrap();
+        assert_eq!(got, whole, "slices of {slice} bytes");
+    }
+    assert_eq!(whole.problems.len(), 1, "the cut-off last line");
+    let mut r = ByteReader::new();
+    assert!(r.feed(b"hello\n").unwrap_err().message.starts_with("not a recording"));
+    assert!(ByteReader::new().finish().is_err());
+}
