@@ -8,6 +8,7 @@ pub mod framing;
 pub mod guard;
 pub mod headless;
 pub mod launch;
+pub mod mock;
 pub mod record;
 pub mod session;
 pub mod upstream;

@@ -29,6 +29,8 @@ fn main() -> anyhow::Result<ExitCode> {
         Some(Sub::DemoServer) => runtime.block_on(backend::demo::run_stdio()).map(|()| ExitCode::SUCCESS),
         Some(Sub::Tools(args)) => runtime.block_on(backend::headless::tools(args)),
         Some(Sub::Call(args)) => runtime.block_on(backend::headless::call(args)),
+        Some(Sub::Replay(args)) => runtime.block_on(backend::headless::replay(args)),
+        Some(Sub::Mock(args)) => runtime.block_on(backend::mock::run(args)),
         Some(Sub::Play(args)) => runtime.block_on(backend::launch::play(args, announce)).map(|()| ExitCode::SUCCESS),
         None => runtime.block_on(backend::launch::run(cli.run, announce)).map(|()| ExitCode::SUCCESS),
     }

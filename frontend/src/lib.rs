@@ -41,6 +41,7 @@ pub fn App() -> impl IntoView {
                 </aside>
                 <section class="workspace">
                     <panels::notices::Notices />
+                    <panels::replay::ReplayPanel />
                     <panels::call::CallPanel />
                 </section>
                 <aside class="timeline-column">

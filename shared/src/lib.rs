@@ -16,6 +16,7 @@ pub mod pairing;
 pub mod recording;
 pub mod relay;
 pub mod render;
+pub mod replay;
 pub mod saved;
 pub mod schema;
 pub mod session;

@@ -35,8 +35,14 @@ pub enum Sub {
     Call(CallArgs),
     /// Start the playground with a recording loaded, for the page to play back.
     Play(PlayArgs),
+    /// Re-send a recording's requests to a live server and compare the answers (for CI):
+    /// exit 0 when everything matches, 1 when something differs or breaks, 2 when it could
+    /// not run. Only tools annotated read-only are re-sent unless --allow-writes.
+    Replay(ReplayArgs),
     /// Run the built-in demo MCP server on stdin/stdout (the playground starts it itself).
     DemoServer,
+    /// Serve a recording as an MCP server: each request gets its recorded answer.
+    Mock(MockArgs),
 }
 
 /// The playground: serve the page, with a server preselected.
@@ -59,6 +65,19 @@ pub struct PlayArgs {
     pub file: PathBuf,
     #[command(flatten)]
     pub listen: ListenArgs,
+}
+
+/// `mcp-playground mock FILE [--port PORT] [--host HOST]`
+#[derive(Debug, Args)]
+pub struct MockArgs {
+    /// The recording to answer from: a file of `--record`, or one the page saved.
+    pub file: PathBuf,
+    /// Serve Streamable HTTP at `/mcp` on this port (0 picks a free one) instead of stdio.
+    #[arg(long)]
+    pub port: Option<u16>,
+    /// Address to listen on with `--port`.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
 }
 
 /// Where and how the playground serves the page (the playground and `play`).
@@ -108,6 +127,40 @@ pub struct CallArgs {
     pub out: Output,
     #[command(flatten)]
     pub server: ServerArgs,
+}
+
+/// `mcp-playground replay FILE [--ignore POINTER]... [--json] [--fail-on breaking|any] SERVER...`
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The recording: a file of `--record`, or one the page saved.
+    pub file: PathBuf,
+    /// A JSON Pointer left out of the comparison (repeatable), `*` for any key or index,
+    /// e.g. `/result/content/*/text/timestamp`; the recording's own ignores apply too.
+    #[arg(long, value_name = "POINTER")]
+    pub ignore: Vec<String>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// What fails the replay: `breaking` (breaking tool drift, errors, missing answers) or
+    /// `any` difference.
+    #[arg(long, value_enum, default_value_t = FailOnArg::Any)]
+    pub fail_on: FailOnArg,
+    /// Also re-send calls of tools not annotated read-only (by default they are skipped and
+    /// reported as skipped): they may change, delete or order things.
+    #[arg(long)]
+    pub allow_writes: bool,
+    /// Seconds of silence allowed from the server for each request before it counts as missing.
+    #[arg(long = "timeout", value_name = "SECONDS", default_value_t = 60.0, value_parser = seconds)]
+    pub timeout_s: f64,
+    #[command(flatten)]
+    pub server: ServerArgs,
+}
+
+/// `--fail-on`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOnArg {
+    Breaking,
+    Any,
 }
 
 /// What `tools` and `call` both take: how to print, how long to wait, where to record.

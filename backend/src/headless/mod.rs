@@ -1,9 +1,11 @@
-//! The headless commands, `tools` and `call`: the page's own client core
+//! The headless commands, `tools`, `call` and `replay`: the page's own client core
 //! (`shared::session::Session`) driven without a browser or a WebSocket, by the relay's
 //! upstream transports in-process.
 
 mod commands;
 mod drive;
+mod replay;
 
 pub use commands::{call, tools};
 pub use drive::{Driver, Stop};
+pub use replay::replay;

@@ -10,6 +10,7 @@ pub mod json;
 pub mod notices;
 pub mod recording;
 pub mod relay_banner;
+pub mod replay;
 pub mod result;
 pub mod saved;
 pub mod timeline;

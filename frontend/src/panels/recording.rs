@@ -92,7 +92,7 @@ pub fn PlaybackBar() -> impl IntoView {
                                 on:change=move |ev| store.replay_set_speed(Speed::parse(&event_target_value(&ev)))>
                                 <option value="1">"1×"</option>
                                 <option value="4">"4×"</option>
-                                <option value="max">"as fast as possible"</option>
+                                <option value="max" title="as fast as possible">"fastest"</option>
                             </select>
                             <span class="playback-position mono" data-testid="replay-position"
                                 data-index=p.index.to_string() data-total=p.total.to_string()>

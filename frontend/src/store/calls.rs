@@ -127,6 +127,7 @@ impl Store {
 
     /// Called on a timer: ends a call that ran out of time.
     pub fn tick(self) {
+        self.replay_tick();
         if self.with_session(|s| s.next_deadline_ms().is_some_and(|due| due <= now_ms())) {
             self.act(|s| s.tick(now_ms()));
         }

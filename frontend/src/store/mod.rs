@@ -5,6 +5,7 @@
 
 mod calls;
 mod playback;
+mod replay;
 
 use std::collections::HashMap;
 
@@ -19,6 +20,7 @@ use crate::args::ArgsState;
 use crate::ws::{RelaySocket, SocketState, token_from_location};
 pub use calls::{CallsState, Confirm};
 pub use playback::{Loading, PlaybackView, Speed};
+pub use replay::{ReplayConfirm, ReplayView};
 pub use shared::session::{CallState, ConnState, LogLine, Progress, ReadState, ServerInfo};
 
 /// Milliseconds of the page's monotonic clock.
@@ -62,6 +64,13 @@ pub struct Store {
     pub playback: RwSignal<Option<PlaybackView>>,
     /// A recording file being read.
     pub loading: RwSignal<Option<Loading>>,
+    /// The replay of the loaded recording against the live server.
+    pub replay_view: RwSignal<ReplayView>,
+    /// Recorded calls of tools that may write, waiting for a yes.
+    pub replay_confirm: RwSignal<Option<ReplayConfirm>>,
+    /// JSON Pointers the replay leaves out, one per line.
+    pub replay_ignore: RwSignal<String>,
+    running: StoredValue<Option<replay::Running>>,
     session: StoredValue<Session>,
     /// The live session while a recording plays.
     parked: StoredValue<Option<Session>>,
@@ -101,6 +110,10 @@ impl Store {
             relay_recording: RwSignal::new(false),
             playback: RwSignal::new(None),
             loading: RwSignal::new(None),
+            replay_view: RwSignal::new(Default::default()),
+            replay_confirm: RwSignal::new(None),
+            replay_ignore: RwSignal::new(String::new()),
+            running: StoredValue::new(None),
             session: StoredValue::new(Session::new(env!("CARGO_PKG_VERSION"))),
             parked: StoredValue::new(None),
             replay: StoredValue::new(None),
@@ -377,18 +390,17 @@ impl Store {
         let now = now_ms();
         if self.parked.with_value(Option::is_some) {
             // A recording is playing: the live session goes on behind it, unseen until the
-            // person comes back, but its answers (a ping, say) still go out.
-            let sends = self.parked.try_update_value(|p| {
-                p.as_mut().map(|s| {
+            // person comes back, but its answers (a ping, say) still go out, and a replay
+            // against it moves on.
+            self.parked.update_value(|p| {
+                if let Some(s) = p {
                     for msg in batch {
                         s.receive(msg, now);
                     }
-                    s.drain().send
-                })
+                }
             });
-            for msg in sends.flatten().unwrap_or_default() {
-                self.socket.with_value(|s| s.as_ref().is_some_and(|s| s.send(&msg)));
-            }
+            self.send_parked();
+            self.replay_go();
             return;
         }
         self.act(|s| {

@@ -161,6 +161,10 @@ impl Store {
             self.parked.set_value(Some(live));
         }
         let summary = summary(&header);
+        self.replay_ignore.set(header.ignore.join("\n"));
+        self.running.set_value(None);
+        self.replay_confirm.set(None);
+        self.replay_view.set(Default::default());
         let total = entries.len();
         self.replay.set_value(Some(Playback { header, entries, text, generation: 0 }));
         self.playback.set(Some(PlaybackView {
@@ -182,6 +186,9 @@ impl Store {
         let Some(live) = self.parked.try_update_value(Option::take).flatten() else { return };
         self.session.set_value(live);
         self.replay.set_value(None);
+        self.running.set_value(None);
+        self.replay_confirm.set(None);
+        self.replay_view.set(Default::default());
         self.playback.set(None);
         self.selected.set(None);
         self.selected_row.set(None);
@@ -251,9 +258,22 @@ impl Store {
         });
     }
 
-    /// The exact text of the loaded recording (exported as it came).
+    /// The loaded recording as it came, with the ignore pointers of the replay view saved
+    /// in its header (every other line exactly as loaded).
     pub(super) fn playback_text(self) -> Option<String> {
-        self.replay.with_value(|r| r.as_ref().map(|r| r.text.clone()))
+        let ignore: Vec<String> = self
+            .replay_ignore
+            .with_untracked(|t| t.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_owned).collect());
+        self.replay.with_value(|r| {
+            let r = r.as_ref()?;
+            if r.header.ignore == ignore {
+                return Some(r.text.clone());
+            }
+            let mut header = r.header.clone();
+            header.ignore = ignore;
+            let rest = r.text.split_once('\n').map_or("", |(_, rest)| rest);
+            Some(format!("{}\n{rest}", header.to_line()))
+        })
     }
 
     fn replay_rewind(self) {
@@ -364,6 +384,17 @@ impl Store {
             }
         });
         true
+    }
+}
+
+impl Playback {
+    /// The recording, as the replay reads it.
+    pub(super) fn recording(&self) -> shared::recording::Recording {
+        shared::recording::Recording {
+            header: self.header.clone(),
+            entries: self.entries.clone(),
+            problems: Vec::new(),
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 //! relay's token is never part of a session.
 
 mod live;
+mod matching;
 mod read;
 #[cfg(test)]
 mod tests;
@@ -19,6 +20,7 @@ use serde_json::{Map, Value};
 use crate::relay::{Direction, RelayEvent, ServerMsg, Target};
 
 pub use live::LiveRecorder;
+pub use matching::{MAX_DELAY_MS, Mock, Reply};
 pub use read::{ByteReader, Problem, Reader, Recording, parse};
 
 /// The `format` of the header line.

@@ -1,0 +1,188 @@
+//! Replaying the loaded recording against the live server: the recorded requests are sent
+//! again through the live session (parked behind the playback) by `shared::replay`, the
+//! same code the command line's `mcp-playground replay` runs, and each answer is compared
+//! with the recorded one. Calls of tools that may write wait for a person's yes.
+
+use leptos::prelude::*;
+use serde_json::Value;
+use shared::calls::ConfirmPolicy;
+use shared::recording::Recording;
+use shared::replay::{Drift, Replay, ReplayRow, Want, drift, recorded_tools};
+use shared::session::{CallLimits, ConnState};
+
+use super::{Store, now_ms};
+
+/// What the replay view shows.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReplayView {
+    pub running: bool,
+    /// A run has finished (rows and drift are final).
+    pub done: bool,
+    pub rows: Vec<ReplayRow>,
+    pub drift: Vec<Drift>,
+    pub total: usize,
+}
+
+/// Recorded calls a person must confirm before they are sent again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplayConfirm {
+    /// Tool name and the arguments it will be sent with.
+    pub calls: Vec<(String, Value)>,
+}
+
+/// A run in progress.
+pub(super) struct Running {
+    replay: Replay,
+    /// Whether calls that need confirmation may be sent.
+    writes_confirmed: bool,
+    /// Nothing is sent until the person answered the confirmation.
+    awaiting_answer: bool,
+    /// Tools the policy asks about, by name.
+    asks: Vec<String>,
+}
+
+impl Store {
+    /// Whether the live session behind the playback is connected (a replay can run).
+    pub fn live_connected(self) -> bool {
+        self.parked.with_value(|p| p.as_ref().is_some_and(|s| *s.conn() == ConnState::Connected))
+    }
+
+    /// Starts a replay; asks first when the recording calls tools that may write.
+    pub fn replay_run(self) {
+        if self.replay_view.with_untracked(|v| v.running) || !self.live_connected() {
+            return;
+        }
+        let Some(recording) = self.loaded_recording() else { return };
+        let ignore = self.ignore_list();
+        let replay = Replay::new(&recording, &ignore, CallLimits::default());
+        let tools = recorded_tools(replay.requests()).unwrap_or_default();
+        let policy = self.calls.policy.get_untracked();
+        let asks: Vec<String> = tools.iter().filter(|t| asks_for(policy, t)).map(|t| t.name.clone()).collect();
+        let calls: Vec<(String, Value)> = replay
+            .requests()
+            .iter()
+            .filter(|r| r.method == "tools/call")
+            .filter_map(|r| {
+                let name = r.params["name"].as_str()?.to_owned();
+                asks.contains(&name).then(|| (name, r.params["arguments"].clone()))
+            })
+            .collect();
+        let total = replay.requests().len();
+        let awaiting_answer = !calls.is_empty();
+        self.running.set_value(Some(Running { replay, writes_confirmed: false, awaiting_answer, asks }));
+        self.replay_view.set(ReplayView { running: true, total, ..ReplayView::default() });
+        if awaiting_answer {
+            self.replay_confirm.set(Some(ReplayConfirm { calls }));
+        } else {
+            self.replay_go();
+        }
+    }
+
+    /// The person's answer about the calls that may write: send them, or skip them.
+    pub fn replay_confirmed(self, send_writes: bool) {
+        self.replay_confirm.set(None);
+        self.running.update_value(|r| {
+            if let Some(r) = r {
+                r.writes_confirmed = send_writes;
+                r.awaiting_answer = false;
+            }
+        });
+        self.replay_go();
+    }
+
+    /// Moves the replay on as far as it can go without waiting, and sends what it asks.
+    pub(super) fn replay_go(self) {
+        let now = now_ms();
+        let outcome = self.running.try_update_value(|run| {
+            let run = run.as_mut().filter(|r| !r.awaiting_answer)?;
+            self.parked.try_update_value(|p| {
+                let s = p.as_mut()?;
+                if !run.replay.answered(s) {
+                    return None;
+                }
+                let (confirmed, asks) = (run.writes_confirmed, run.asks.clone());
+                let allow = move |tool: &str, _args: &Value| {
+                    if confirmed || !asks.iter().any(|a| a == tool) {
+                        Ok(())
+                    } else {
+                        Err("not re-sent: it may write, and re-sending it was not confirmed".to_owned())
+                    }
+                };
+                let want = run.replay.advance(s, &allow, now);
+                Some((want, run.replay.rows().len()))
+            })?
+        });
+        self.send_parked();
+        let Some(Some((want, _))) = outcome else { return };
+        self.show_replay_rows();
+        if want == Want::Done {
+            self.replay_finish();
+        }
+    }
+
+    /// The live session's clock, while a replay waits on it.
+    pub(super) fn replay_tick(self) {
+        if self.running.with_value(Option::is_none) {
+            return;
+        }
+        let now = now_ms();
+        self.parked.update_value(|p| {
+            if let Some(s) = p {
+                s.tick(now);
+            }
+        });
+        self.replay_go();
+    }
+
+    /// The rows found since the view last looked, appended (a long run stays cheap).
+    fn show_replay_rows(self) {
+        let shown = self.replay_view.with_untracked(|v| v.rows.len());
+        let new: Vec<ReplayRow> =
+            self.running.with_value(|r| r.as_ref().map(|r| r.replay.rows()[shown..].to_vec()).unwrap_or_default());
+        if !new.is_empty() {
+            self.replay_view.update(|v| v.rows.extend(new));
+        }
+    }
+
+    fn replay_finish(self) {
+        let Some(run) = self.running.try_update_value(Option::take).flatten() else { return };
+        let recorded = recorded_tools(run.replay.requests());
+        let live = self.parked.with_value(|p| p.as_ref().map(|s| s.tools().to_vec()));
+        let drift = match (recorded, live) {
+            (Some(r), Some(l)) => drift(&r, &l),
+            _ => Vec::new(),
+        };
+        self.replay_view.update(|v| {
+            v.running = false;
+            v.done = true;
+            v.drift = drift;
+        });
+    }
+
+    /// Sends what the live session behind the playback asks to send.
+    pub(super) fn send_parked(self) {
+        let sends = self.parked.try_update_value(|p| p.as_mut().map(|s| s.drain().send)).flatten().unwrap_or_default();
+        for msg in sends {
+            self.socket.with_value(|s| s.as_ref().is_some_and(|s| s.send(&msg)));
+        }
+    }
+
+    /// The ignore pointers typed in the view, one per line.
+    fn ignore_list(self) -> Vec<String> {
+        self.replay_ignore
+            .with_untracked(|t| t.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_owned).collect())
+    }
+}
+
+fn asks_for(policy: ConfirmPolicy, tool: &shared::mcp::Tool) -> bool {
+    // "Never" does not apply to a replay: a recording is not a person's choice.
+    let policy = if policy == ConfirmPolicy::Never { ConfirmPolicy::Unsafe } else { policy };
+    policy.asks(tool.annotations.as_ref())
+}
+
+/// The recording being played, as the replay reads it.
+impl Store {
+    fn loaded_recording(self) -> Option<Recording> {
+        self.replay.with_value(|r| r.as_ref().map(|r| r.recording()))
+    }
+}

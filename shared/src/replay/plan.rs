@@ -1,0 +1,434 @@
+//! The replay runner, sans-IO: the recording's client requests in order, each paired with
+//! its recorded answer, re-sent one at a time through a live [`Session`]. The session does
+//! what it always does (initialize, `notifications/initialized`, paging of `tools/list`,
+//! answering pings) with fresh ids; each recorded request is matched with the live request
+//! of the same kind and the two responses are compared without their `jsonrpc` and `id`.
+//!
+//! The driver connects the session, then loops: [`Replay::advance`] starts what comes next
+//! (or settles what needs no wait) and says whether to wait; it waits until
+//! [`Replay::answered`] holds (or gives up, [`Replay::give_up`]).
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::{MAX_CHANGES, ReplayRow, RowState, diff_bounded};
+use crate::jsonrpc::{self, Id, Kind};
+use crate::mcp::Tool;
+use crate::pairing::Pairing;
+use crate::recording::{Entry, Recording};
+use crate::relay::Direction;
+use crate::session::{CallLimits, CallState, ReadState, Session};
+use crate::timeline::{RowDirection, RowKind};
+
+/// One client request of a recording and its recorded answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recorded {
+    /// The recording's line (1-based, the header is line 1).
+    pub line: usize,
+    pub method: String,
+    pub params: Value,
+    /// The response without `jsonrpc` and `id`; `None` when the recording has none.
+    pub response: Option<Value>,
+}
+
+/// The client requests of a recording, in order, paired with their responses by id (a
+/// reused id pairs with its latest request). Notifications and our answers to the
+/// server's requests are left out: the live session sends its own.
+pub fn recorded_requests(rec: &Recording) -> Vec<Recorded> {
+    let mut out: Vec<Recorded> = Vec::new();
+    let mut open: Pairing<usize> = Pairing::new();
+    // The relay's echo of a request and the server's answer travel apart, so an answer
+    // can be recorded just before its request: kept until the request comes.
+    let mut early: HashMap<Id, Value> = HashMap::new();
+    for (i, entry) in rec.entries.iter().enumerate() {
+        let Entry::Message { direction, frame, .. } = entry else { continue };
+        let Ok((mut value, c)) = jsonrpc::parse(frame) else { continue };
+        match (direction, c.kind, c.id) {
+            (Direction::Out, Kind::Request, Some(id)) => {
+                let params = value.get_mut("params").map(Value::take).unwrap_or(Value::Null);
+                let response = early.remove(&id);
+                if response.is_none() {
+                    open.open(Direction::Out, id, out.len());
+                }
+                out.push(Recorded { line: i + 2, method: c.method.unwrap_or_default(), params, response });
+            }
+            (Direction::In, Kind::Response | Kind::Error, Some(id)) => match open.answer(Direction::In, &id) {
+                Some(at) => out[at].response = Some(strip(value)),
+                None => {
+                    early.insert(id, strip(value));
+                }
+            },
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The tools of the recording's `tools/list` answers (every page; a later definition of a
+/// name wins). Definitions that cannot be read are left out.
+pub fn recorded_tools(requests: &[Recorded]) -> Option<Vec<Tool>> {
+    let mut tools: Vec<Tool> = Vec::new();
+    let mut any = false;
+    for r in requests.iter().filter(|r| r.method == "tools/list") {
+        let Some(list) = r.response.as_ref().and_then(|v| v["result"]["tools"].as_array()) else { continue };
+        any = true;
+        for t in list.iter().filter_map(|t| serde_json::from_value::<Tool>(t.clone()).ok()) {
+            match tools.iter_mut().find(|o| o.name == t.name) {
+                Some(old) => *old = t,
+                None => tools.push(t),
+            }
+        }
+    }
+    any.then_some(tools)
+}
+
+/// A response without the members that differ by nature (`jsonrpc`, `id`).
+fn strip(mut value: Value) -> Value {
+    if let Some(o) = value.as_object_mut() {
+        o.remove("jsonrpc");
+        o.remove("id");
+    }
+    value
+}
+
+/// What the driver does after [`Replay::advance`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Want {
+    /// Run the session until [`Replay::answered`] holds.
+    Wait,
+    /// Every request has its row.
+    Done,
+}
+
+/// What is being waited for.
+#[derive(Debug, Clone, PartialEq)]
+enum Pending {
+    Call(Id),
+    /// A new listing the replay asked for.
+    List,
+    /// A live listing already sent (by the session itself), at this timeline row.
+    ListAt(usize),
+    Read(String),
+}
+
+/// A replay in progress.
+#[derive(Debug)]
+pub struct Replay {
+    requests: Vec<Recorded>,
+    ignore: Vec<String>,
+    next: usize,
+    rows: Vec<ReplayRow>,
+    /// The request waited for, and the timeline's length when it was sent.
+    pending: Option<(Pending, usize)>,
+    /// Where the search for the next live `tools/list` request goes on.
+    list_scan: usize,
+    initialized: bool,
+    limits: CallLimits,
+}
+
+impl Replay {
+    /// A replay of `rec`, leaving out the recording's ignore pointers and `ignore`.
+    pub fn new(rec: &Recording, ignore: &[String], limits: CallLimits) -> Self {
+        let mut all = rec.header.ignore.clone();
+        all.extend(ignore.iter().cloned());
+        all.dedup();
+        Self {
+            requests: recorded_requests(rec),
+            ignore: all,
+            next: 0,
+            rows: Vec::new(),
+            pending: None,
+            list_scan: 0,
+            initialized: false,
+            limits,
+        }
+    }
+
+    pub fn requests(&self) -> &[Recorded] {
+        &self.requests
+    }
+
+    pub fn ignore(&self) -> &[String] {
+        &self.ignore
+    }
+
+    /// The rows so far.
+    pub fn rows(&self) -> &[ReplayRow] {
+        &self.rows
+    }
+
+    /// Whether what is waited for has arrived (or nothing is waited for).
+    pub fn answered(&self, s: &Session) -> bool {
+        match &self.pending {
+            None => true,
+            Some((Pending::Call(_), _)) => !s.call().is_pending(),
+            // The relay's echo of a request and the server's answer travel apart: the
+            // answer can be in before the request's own row, so both are waited for.
+            _ if !s.conn().is_live() => true,
+            Some((Pending::List, mark)) => match first_request(s, *mark, "tools/list", None) {
+                Some(seq) => answer_of(s, seq).is_some(),
+                None => !s.tools_loading(),
+            },
+            Some((Pending::ListAt(seq), _)) => answer_of(s, *seq).is_some(),
+            Some((Pending::Read(uri), mark)) => {
+                !matches!(s.reads().get(uri), Some(ReadState::Loading))
+                    && first_request(s, *mark, "resources/read", None).is_some()
+            }
+        }
+    }
+
+    /// Settles what was waited for, then starts requests until one needs a wait. `allow`
+    /// says whether a tool may be called again (`Err(why not)` skips it). Call it after
+    /// the session connected (its initialize and tool list are matched as they are).
+    pub fn advance(
+        &mut self,
+        s: &mut Session,
+        allow: &dyn Fn(&str, &Value) -> Result<(), String>,
+        now_ms: f64,
+    ) -> Want {
+        if self.pending.is_some() {
+            self.settle(s, None);
+        }
+        while self.next < self.requests.len() {
+            let i = self.next;
+            self.next += 1;
+            if !s.conn().is_live() {
+                self.row(i, RowState::Error, None, Some("not sent: the connection to the server ended".into()));
+                continue;
+            }
+            if self.start(i, s, allow, now_ms) {
+                return Want::Wait;
+            }
+        }
+        Want::Done
+    }
+
+    /// The wait ended without an answer: `why` is the driver's reason.
+    pub fn give_up(&mut self, s: &Session, why: &str) {
+        if self.pending.is_some() {
+            self.settle(s, Some(why));
+        }
+    }
+
+    /// The rows, once [`advance`](Self::advance) said `Done`.
+    pub fn into_rows(self) -> Vec<ReplayRow> {
+        self.rows
+    }
+
+    /// Starts request `i`; true when its answer must be waited for.
+    fn start(
+        &mut self,
+        i: usize,
+        s: &mut Session,
+        allow: &dyn Fn(&str, &Value) -> Result<(), String>,
+        now: f64,
+    ) -> bool {
+        let r = &self.requests[i];
+        let (method, params, has_response) = (r.method.clone(), r.params.clone(), r.response.is_some());
+        let mark = s.timeline().len();
+        match method.as_str() {
+            "initialize" if !self.initialized => {
+                self.initialized = true;
+                let live = live_answer(s, 0, "initialize", None);
+                self.compare(i, live, None);
+                false
+            }
+            "initialize" => {
+                self.row(i, RowState::Skipped, None, Some("a second connection is not replayed".into()));
+                false
+            }
+            "tools/list" => match self.next_live_list(s) {
+                Some(seq) => match answer_of(s, seq) {
+                    Some(live) => {
+                        self.compare(i, Some(live), None);
+                        false
+                    }
+                    None => {
+                        self.pending = Some((Pending::ListAt(seq), mark));
+                        true
+                    }
+                },
+                None if params.get("cursor").is_none() => {
+                    s.refresh_tools();
+                    self.pending = Some((Pending::List, mark));
+                    true
+                }
+                None => {
+                    let note = "the live server sent no such page".to_owned();
+                    self.row(i, RowState::Missing, None, Some(note));
+                    false
+                }
+            },
+            _ if !has_response => {
+                let note = "not re-sent: the recording holds no answer to compare with".to_owned();
+                self.row(i, RowState::Skipped, None, Some(note));
+                false
+            }
+            "tools/call" => {
+                let name = params["name"].as_str().unwrap_or_default().to_owned();
+                let args = match &params["arguments"] {
+                    Value::Null => Value::Object(Default::default()),
+                    a => a.clone(),
+                };
+                if let Err(why) = allow(&name, &args) {
+                    self.row(i, RowState::Skipped, None, Some(why));
+                    return false;
+                }
+                match s.call_tool(&name, args, self.limits, now) {
+                    Ok(id) => {
+                        self.pending = Some((Pending::Call(id), mark));
+                        true
+                    }
+                    Err(e) => {
+                        self.row(i, RowState::Error, None, Some(e));
+                        false
+                    }
+                }
+            }
+            "resources/read" => {
+                let uri = params["uri"].as_str().unwrap_or_default().to_owned();
+                s.read_resource(&uri);
+                self.pending = Some((Pending::Read(uri), mark));
+                true
+            }
+            other => {
+                let note = format!("not re-sent: the client core sends no {other} of its own");
+                self.row(i, RowState::Skipped, None, Some(note));
+                false
+            }
+        }
+    }
+
+    /// The `seq` of the next live `tools/list` request not yet matched.
+    fn next_live_list(&mut self, s: &Session) -> Option<usize> {
+        let rows = s.timeline().rows();
+        let found = rows[self.list_scan.min(rows.len())..]
+            .iter()
+            .find(|r| r.direction == RowDirection::Out && r.method.as_deref() == Some("tools/list") && r.id.is_some())?
+            .seq;
+        self.list_scan = found + 1;
+        Some(found)
+    }
+
+    /// The row of the request waited for, from the live timeline.
+    fn settle(&mut self, s: &Session, why: Option<&str>) {
+        let Some((pending, mark)) = self.pending.take() else { return };
+        let i = self.next - 1;
+        let live = match &pending {
+            Pending::Call(id) => live_answer(s, mark, "tools/call", Some(id)),
+            Pending::Read(_) => live_answer(s, mark, "resources/read", None),
+            Pending::List => self.next_live_list(s).and_then(|seq| answer_of(s, seq)),
+            Pending::ListAt(seq) => answer_of(s, *seq),
+        };
+        if live.is_some() {
+            return self.compare(i, live, None);
+        }
+        let (state, note) = match s.call() {
+            CallState::Timeout { after_ms, .. } if matches!(pending, Pending::Call(_)) => {
+                (RowState::Missing, format!("no answer: timed out after {:.1} s", after_ms / 1000.0))
+            }
+            CallState::Cancelled { reason, .. } if matches!(pending, Pending::Call(_)) => {
+                (RowState::Missing, format!("no answer: {reason}"))
+            }
+            CallState::TransportError { message, .. } if matches!(pending, Pending::Call(_)) => {
+                (RowState::Error, message.clone())
+            }
+            _ if !s.conn().is_live() => (RowState::Error, why.unwrap_or("the connection ended").to_owned()),
+            _ => (RowState::Missing, format!("no answer{}", why.map(|w| format!(": {w}")).unwrap_or_default())),
+        };
+        self.row(i, state, None, Some(note));
+    }
+
+    /// The row comparing request `i`'s recorded answer with `live`.
+    fn compare(&mut self, i: usize, live: Option<Value>, note: Option<String>) {
+        let Some(live) = live else {
+            return self.row(i, RowState::Missing, None, Some(note.unwrap_or_else(|| "no answer".into())));
+        };
+        let recorded = self.requests[i].response.clone().unwrap_or(Value::Null);
+        let (changes, truncated) = diff_bounded(&recorded, &live, &self.ignore, MAX_CHANGES);
+        let state = if recorded.get("result").is_some() && live.get("error").is_some() {
+            RowState::Error
+        } else if changes.is_empty() {
+            RowState::Same
+        } else {
+            RowState::Different
+        };
+        let r = &self.requests[i];
+        self.rows.push(ReplayRow {
+            index: i,
+            line: r.line,
+            method: r.method.clone(),
+            tool: tool_of(r),
+            state,
+            changes,
+            truncated,
+            note,
+            recorded,
+            live: Some(live),
+        });
+    }
+
+    fn row(&mut self, i: usize, state: RowState, live: Option<Value>, note: Option<String>) {
+        let r = &self.requests[i];
+        self.rows.push(ReplayRow {
+            index: i,
+            line: r.line,
+            method: r.method.clone(),
+            tool: tool_of(r),
+            state,
+            changes: Vec::new(),
+            truncated: false,
+            note,
+            recorded: r.response.clone().unwrap_or(Value::Null),
+            live,
+        });
+    }
+}
+
+fn tool_of(r: &Recorded) -> Option<String> {
+    (r.method == "tools/call").then(|| r.params["name"].as_str().unwrap_or_default().to_owned())
+}
+
+/// The `seq` of the first request of `method` (with `id`, when given) sent at or after
+/// timeline row `from`.
+fn first_request(s: &Session, from: usize, method: &str, id: Option<&Id>) -> Option<usize> {
+    let rows = s.timeline().rows();
+    let request = rows[from.min(rows.len())..].iter().find(|r| {
+        r.direction == RowDirection::Out
+            && r.method.as_deref() == Some(method)
+            && r.id.is_some()
+            && id.is_none_or(|id| r.id.as_ref() == Some(id))
+    })?;
+    Some(request.seq)
+}
+
+/// The live answer to the first request of `method` sent at or after timeline row `from`.
+fn live_answer(s: &Session, from: usize, method: &str, id: Option<&Id>) -> Option<Value> {
+    match (first_request(s, from, method, id), id) {
+        (Some(seq), _) => answer_of(s, seq),
+        (None, Some(id)) => answer_by_id(s, id),
+        (None, None) => None,
+    }
+}
+
+/// The answer to the request at `seq`, without `jsonrpc` and `id`.
+fn answer_of(s: &Session, seq: usize) -> Option<Value> {
+    let rows = s.timeline().rows();
+    let request = rows.get(seq)?;
+    match request.partner.and_then(|p| rows.get(p)) {
+        Some(answer) => serde_json::from_str(&answer.raw).ok().map(strip),
+        None => answer_by_id(s, request.id.as_ref()?),
+    }
+}
+
+/// The latest answer with `id` (ids are not reused within one connection), for an answer
+/// whose row came before its request's.
+fn answer_by_id(s: &Session, id: &Id) -> Option<Value> {
+    let answer = s.timeline().rows().iter().rev().find(|r| {
+        r.direction == RowDirection::In
+            && matches!(r.kind, RowKind::Response | RowKind::Error)
+            && r.id.as_ref() == Some(id)
+    })?;
+    serde_json::from_str(&answer.raw).ok().map(strip)
+}

@@ -1,0 +1,248 @@
+//! A whole replay driven with canned frames: a recording's requests paired with their
+//! answers, re-sent through a live session whose server is played by the test.
+
+use serde_json::{Value, json};
+
+use super::*;
+use crate::recording::{Entry, Header, Recorder, Recording};
+use crate::relay::{ClientMsg, Direction, Limits, RelayEvent, ServerMsg, Target};
+use crate::session::{CallLimits, Session};
+
+const INIT: &str =
+    r#"{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}"#;
+
+fn tools_v1() -> Value {
+    json!([
+        {"name": "weather", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}},
+         "annotations": {"readOnlyHint": true}},
+        {"name": "wipe", "inputSchema": {"type": "object"}}
+    ])
+}
+
+/// A recording: initialize, one page of tools, a weather call, a wipe call, a ping.
+fn recording(weather_text: &str) -> Recording {
+    let out = |frame: Value| Entry::Message { at_ms: 0.0, direction: Direction::Out, frame: frame.to_string() };
+    let inn = |frame: Value| Entry::Message { at_ms: 0.0, direction: Direction::In, frame: frame.to_string() };
+    let init: Value = serde_json::from_str(INIT).expect("json");
+    let entries = vec![
+        out(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}})),
+        inn(json!({"jsonrpc": "2.0", "id": 1, "result": init})),
+        out(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})),
+        out(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})),
+        // A server request and our answer: not replayed.
+        inn(json!({"jsonrpc": "2.0", "id": 2, "method": "ping"})),
+        out(json!({"jsonrpc": "2.0", "id": 2, "result": {}})),
+        inn(json!({"jsonrpc": "2.0", "id": 2, "result": {"tools": tools_v1()}})),
+        out(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+            "params": {"name": "weather", "arguments": {"city": "Lisbon"}}})),
+        inn(json!({"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": weather_text}]}})),
+        out(json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "wipe"}})),
+        inn(json!({"jsonrpc": "2.0", "id": 4, "result": {"content": []}})),
+        out(json!({"jsonrpc": "2.0", "id": 5, "method": "ping"})),
+        inn(json!({"jsonrpc": "2.0", "id": 5, "result": {}})),
+    ];
+    let mut header = Header::new(Recorder::Cli, "1", &Target::Demo, 0.0);
+    header.ignore = vec!["/result/content/*/text/at".into()];
+    Recording { header, entries, problems: Vec::new() }
+}
+
+/// A session connected through a fake relay whose server answers as told.
+struct Live {
+    s: Session,
+    at: f64,
+}
+
+impl Live {
+    fn connected(tools: Value) -> Self {
+        let mut l = Live { s: Session::new("1"), at: 0.0 };
+        let hello = ServerMsg::Hello {
+            protocol: 1,
+            relay_version: "1".into(),
+            preset: Target::Demo,
+            limits: Limits { max_message_bytes: 1 << 20, max_stderr_line_bytes: 64 },
+            servers: Vec::new(),
+            recording: false,
+            playback: false,
+        };
+        l.s.receive(hello, 0.0);
+        l.s.connect(Target::Demo, false);
+        l.flush();
+        l.event(RelayEvent::Spawned { pid: Some(1), command: "x".into(), args: vec![] });
+        l.flush();
+        // Fresh ids: the live session numbers as it likes, pairing is by the live timeline.
+        l.says(&format!(r#"{{"jsonrpc":"2.0","id":1,"result":{INIT}}}"#));
+        l.flush();
+        l.says(&json!({"jsonrpc": "2.0", "id": 2, "result": {"tools": tools}}).to_string());
+        l.flush();
+        l
+    }
+
+    /// Echoes what the session sends as the relay does; the frames sent.
+    fn flush(&mut self) -> Vec<Value> {
+        let mut sent = Vec::new();
+        for msg in self.s.drain().send {
+            if let ClientMsg::Send { frame } = msg {
+                sent.push(serde_json::from_str(&frame).expect("json"));
+                self.at += 1.0;
+                let m = ServerMsg::Message { direction: Direction::Out, at_ms: self.at, size: frame.len(), frame };
+                self.s.receive(m, self.at);
+            }
+        }
+        sent
+    }
+
+    fn says(&mut self, frame: &str) {
+        self.at += 1.0;
+        let m = ServerMsg::Message { direction: Direction::In, at_ms: self.at, size: frame.len(), frame: frame.into() };
+        self.s.receive(m, self.at);
+    }
+
+    fn event(&mut self, event: RelayEvent) {
+        self.at += 1.0;
+        self.s.receive(ServerMsg::Event { at_ms: self.at, event }, self.at);
+    }
+}
+
+fn read_only(tools: &[crate::mcp::Tool]) -> impl Fn(&str, &Value) -> Result<(), String> + '_ {
+    move |name, _| {
+        let ro =
+            tools.iter().find(|t| t.name == name).and_then(|t| t.annotations.as_ref()).and_then(|a| a.read_only_hint);
+        if ro == Some(true) { Ok(()) } else { Err("not read-only".into()) }
+    }
+}
+
+/// Runs the replay, the server answering each call with `answer(request)`.
+fn run(rec: &Recording, live_tools: Value, answer: impl Fn(&Value) -> Value) -> Report {
+    let mut live = Live::connected(live_tools);
+    let mut replay = Replay::new(rec, &[], CallLimits::default());
+    let tools = live.s.tools().to_vec();
+    let allow = read_only(&tools);
+    while replay.advance(&mut live.s, &allow, live.at) == Want::Wait {
+        for request in live.flush() {
+            let mut reply = answer(&request);
+            reply["jsonrpc"] = json!("2.0");
+            reply["id"] = request["id"].clone();
+            live.says(&reply.to_string());
+        }
+        assert!(replay.answered(&live.s));
+    }
+    let recorded = recorded_tools(replay.requests()).unwrap_or_default();
+    let ignore = replay.ignore().to_vec();
+    Report::new(replay.into_rows(), drift(&recorded, live.s.tools()), ignore)
+}
+
+fn states(r: &Report) -> Vec<String> {
+    r.rows.iter().map(|r| format!("{} {}", r.method, r.state.as_str())).collect()
+}
+
+#[test]
+fn requests_pair_with_their_answers_by_id() {
+    let rec = recording("sunny");
+    let reqs = recorded_requests(&rec);
+    let methods: Vec<&str> = reqs.iter().map(|r| r.method.as_str()).collect();
+    assert_eq!(methods, ["initialize", "tools/list", "tools/call", "tools/call", "ping"]);
+    // The server's ping (id 2, in) and our answer (id 2, out) do not pair with tools/list.
+    assert!(reqs[1].response.as_ref().is_some_and(|r| r["result"]["tools"].is_array()));
+    assert_eq!(reqs[2].response, Some(json!({"result": {"content": [{"type": "text", "text": "sunny"}]}})));
+    assert_eq!(reqs[2].line, 9);
+    assert_eq!(recorded_tools(&reqs).map(|t| t.len()), Some(2));
+}
+
+#[test]
+fn an_answer_recorded_before_its_request_still_pairs() {
+    let mut rec = recording("sunny");
+    // The relay's echo of the call came after the server's answer.
+    rec.entries.swap(7, 8);
+    let reqs = recorded_requests(&rec);
+    assert_eq!(reqs[2].method, "tools/call");
+    assert!(reqs[2].response.is_some());
+    assert!(reqs[3].response.is_some(), "the next request pairs as usual");
+}
+
+#[test]
+fn a_matching_server_replays_the_same() {
+    let rec = recording(r#"{"temp": 20, "at": "09:00"}"#);
+    let report = run(&rec, tools_v1(), |req| {
+        assert_eq!(req["params"]["name"], "weather", "only the read-only tool is re-sent");
+        json!({"result": {"content": [{"type": "text", "text": r#"{"at": "10:00", "temp": 20}"#}]}})
+    });
+    assert_eq!(
+        states(&report),
+        ["initialize same", "tools/list same", "tools/call same", "tools/call skipped", "ping skipped"]
+    );
+    assert!(report.drift.is_empty());
+    assert!(!report.failed(FailOn::Any));
+    assert_eq!(report.counts.skipped, 2);
+}
+
+#[test]
+fn a_changed_server_differs_and_drifts() {
+    let rec = recording(r#"{"temp": 20}"#);
+    let tools = json!([{"name": "weather", "inputSchema": {"type": "object",
+        "properties": {"city": {"type": "string"}, "units": {"type": "string"}}, "required": ["units"]},
+        "annotations": {"readOnlyHint": true}}]);
+    let report = run(&rec, tools, |_| json!({"result": {"content": [{"type": "text", "text": r#"{"temp": 25}"#}]}}));
+    assert_eq!(
+        states(&report),
+        ["initialize same", "tools/list different", "tools/call different", "tools/call skipped", "ping skipped"]
+    );
+    let call = &report.rows[2];
+    assert_eq!(call.changes[0].pointer, "/result/content/0/text/temp");
+    let drift: Vec<String> = report.drift.iter().map(|d| format!("{:?} {} {}", d.class, d.tool, d.what)).collect();
+    assert_eq!(drift, ["Breaking weather new required argument \"units\"", "Breaking wipe tool removed"]);
+    assert!(report.failed(FailOn::Breaking));
+}
+
+#[test]
+fn an_error_where_a_result_was_recorded() {
+    let rec = recording("sunny");
+    let report = run(&rec, tools_v1(), |_| json!({"error": {"code": -32603, "message": "down"}}));
+    assert_eq!(report.rows[2].state, RowState::Error);
+    assert!(report.failed(FailOn::Breaking));
+    // Without difference otherwise, `breaking` passes while `any` does not.
+    let mut only_different = report.clone();
+    only_different.rows.retain(|r| r.state != RowState::Error);
+    let only_different = Report::new(only_different.rows, vec![], vec![]);
+    assert!(!only_different.failed(FailOn::Breaking));
+}
+
+#[test]
+fn the_connection_ending_makes_the_rest_errors() {
+    let rec = recording("sunny");
+    let mut live = Live::connected(tools_v1());
+    let mut replay = Replay::new(&rec, &[], CallLimits::default());
+    let allow = |_: &str, _: &Value| Ok(());
+    assert_eq!(replay.advance(&mut live.s, &allow, 0.0), Want::Wait);
+    live.flush();
+    live.event(RelayEvent::Closed { reason: "gone".into() });
+    replay.give_up(&live.s, "gone");
+    assert_eq!(replay.advance(&mut live.s, &allow, 0.0), Want::Done);
+    let rows = replay.into_rows();
+    let got: Vec<&str> = rows.iter().map(|r| r.state.as_str()).collect();
+    assert_eq!(got, ["same", "same", "error", "error", "error"]);
+}
+
+#[test]
+fn ten_thousand_calls_stay_quick() {
+    let mut rec = recording("x");
+    rec.entries.truncate(7);
+    for i in 0..10_000 {
+        let id = 10 + i;
+        rec.entries.push(Entry::Message {
+            at_ms: 0.0,
+            direction: Direction::Out,
+            frame: json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "weather"}})
+                .to_string(),
+        });
+        rec.entries.push(Entry::Message {
+            at_ms: 0.0,
+            direction: Direction::In,
+            frame: json!({"jsonrpc": "2.0", "id": id, "result": {"content": [], "n": i}}).to_string(),
+        });
+    }
+    let started = std::time::Instant::now();
+    let report = run(&rec, tools_v1(), |_| json!({"result": {"content": [], "n": 0}}));
+    assert_eq!(report.rows.len(), 10_002);
+    assert_eq!(report.counts.different, 9_999);
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+}

@@ -1,0 +1,200 @@
+//! `mcp-playground replay`, end to end: recordings made with `call --record` and
+//! `tools --record` replayed against the demo server, `server-everything` and the Python
+//! server over stdio (all the same, exit 0), against a changed server (exit 1, breaking
+//! drift), with an ignore that hides a difference, as JSON, and from an unreadable file.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, ensure};
+use serde_json::Value;
+use tests::{root, server_everything};
+
+use crate::cli::{Run, bin, run};
+
+/// Runs `mcp-playground ARGS` with stdout to a file (a JSON report can be larger than a
+/// pipe holds while the runner waits), killed after 60 s.
+fn run_json(args: &[&str]) -> Result<Run> {
+    static RUNS: AtomicUsize = AtomicUsize::new(0);
+    let n = RUNS.fetch_add(1, Ordering::Relaxed);
+    let out = std::env::temp_dir().join(format!("mcp-playground-replay-{}-{n}.out", std::process::id()));
+    let file = std::fs::File::create(&out)?;
+    let mut cmd = Command::new(bin());
+    cmd.args(args).current_dir(root()).stdin(Stdio::null()).stdout(file).stderr(Stdio::piped());
+    #[allow(clippy::disallowed_methods, reason = "tests run the real binary")]
+    let mut child = cmd.spawn().context("starting mcp-playground")?;
+    let started = Instant::now();
+    while child.try_wait()?.is_none() {
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            anyhow::bail!("mcp-playground {args:?} did not finish within 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let done = child.wait_with_output()?;
+    let stdout = std::fs::read_to_string(&out)?;
+    let _ = std::fs::remove_file(&out);
+    Ok(Run {
+        code: done.status.code().unwrap_or(-1),
+        stdout,
+        stderr: String::from_utf8_lossy(&done.stderr).into_owned(),
+    })
+}
+
+/// A scratch folder of this test process.
+fn scratch(name: &str) -> Result<PathBuf> {
+    let dir = std::env::temp_dir().join(format!("mcp-playground-replay-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
+fn path(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+/// `replay FILE ARGS… --json`'s report.
+fn report(r: &Run) -> Result<Value> {
+    serde_json::from_str(&r.stdout).with_context(|| format!("--json prints JSON: {r}"))
+}
+
+fn states(v: &Value) -> Vec<String> {
+    v["rows"].as_array().into_iter().flatten().map(|r| format!("{} {}", r["method"], r["state"])).collect()
+}
+
+#[test]
+fn replay_cli_demo_recordings_replay_the_same() -> Result<()> {
+    let dir = scratch("demo")?;
+    let file = path(&dir.join("weather.jsonl"));
+    let r = run(&["call", "get_weather", "--args", r#"{"city": "Lisbon"}"#, "--record", &file])?;
+    ensure!(r.code == 0, "{r}");
+    let r = run(&["replay", &file])?;
+    ensure!(r.code == 0, "the demo server is the default, and repeatable: {r}");
+    ensure!(r.stdout.contains("✓ same") && r.stdout.contains("tools/call get_weather"), "{r}");
+    ensure!(r.stdout.contains("3 same, 0 different"), "initialize, tools/list and the call: {r}");
+
+    let r = run_json(&["replay", &file, "--json"])?;
+    ensure!(r.code == 0, "{r}");
+    let v = report(&r)?;
+    ensure!(states(&v) == [r#""initialize" "same""#, r#""tools/list" "same""#, r#""tools/call" "same""#], "{v}");
+    ensure!(v["rows"][2]["tool"] == "get_weather" && v["counts"]["same"] == 3, "{v}");
+
+    let tools = path(&dir.join("tools.jsonl"));
+    let r = run(&["tools", "--record", &tools])?;
+    ensure!(r.code == 0, "{r}");
+    let r = run(&["replay", &tools, "--fail-on", "any"])?;
+    ensure!(r.code == 0 && r.stdout.contains("2 same"), "{r}");
+    let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}
+
+#[test]
+fn replay_cli_server_everything_and_python_over_stdio() -> Result<()> {
+    let dir = scratch("stdio")?;
+    let entry = path(&server_everything()?);
+    let file = path(&dir.join("everything.jsonl"));
+    let r = run(&["call", "get-sum", "--arg", "a=2", "--arg", "b=40", "--record", &file, "node", &entry, "stdio"])?;
+    ensure!(r.code == 0, "{r}");
+    let r = run(&["replay", &file, "node", &entry, "stdio"])?;
+    ensure!(r.code == 0 && r.stdout.contains("tools/call get-sum"), "{r}");
+    ensure!(!r.stdout.contains("different") || r.stdout.contains("0 different"), "{r}");
+
+    let script = path(&root().join("tests/servers/python/pydantic_tools.py"));
+    let file = path(&dir.join("python.jsonl"));
+    let args = ["--arg", "value=100", "--arg", "from_unit=celsius", "--arg", "to_unit=fahrenheit"];
+    let mut call = vec!["call", "convert_temperature"];
+    call.extend(args);
+    call.extend(["--record", &file, "python3", &script]);
+    let r = run(&call)?;
+    ensure!(r.code == 0, "{r}");
+    // Its tool says nothing of being read-only: skipped unless --allow-writes.
+    let r = run(&["replay", &file, "python3", &script])?;
+    ensure!(r.code == 0 && r.stdout.contains("skipped") && r.stdout.contains("--allow-writes"), "{r}");
+    let r = run_json(&["replay", &file, "--allow-writes", "--json", "--", "python3", &script])?;
+    ensure!(r.code == 0, "{r}");
+    let v = report(&r)?;
+    ensure!(v["counts"]["same"] == 3 && v["counts"]["skipped"] == 0, "{v}");
+    let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}
+
+#[test]
+fn replay_cli_a_changed_server_fails_with_breaking_drift() -> Result<()> {
+    let dir = scratch("changed")?;
+    let file = path(&dir.join("weather.jsonl"));
+    let r = run(&["call", "get_weather", "--args", r#"{"city": "Lisbon"}"#, "--record", &file])?;
+    ensure!(r.code == 0, "{r}");
+    let entry = path(&server_everything()?);
+    let r = run(&["replay", &file, "node", &entry, "stdio"])?;
+    ensure!(r.code == 1, "another server's tools: {r}");
+    ensure!(r.stdout.contains("drift breaking") && r.stdout.contains("get_weather: tool removed"), "{r}");
+    let r = run_json(&["replay", &file, "--fail-on", "breaking", "--json", "node", &entry, "stdio"])?;
+    ensure!(r.code == 1, "tools removed are breaking: {r}");
+    let v = report(&r)?;
+    let removed = v["drift"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|d| d["tool"] == "get_weather" && d["class"] == "breaking" && d["what"] == "tool removed");
+    ensure!(removed && v["counts"]["breaking"].as_u64() > Some(0), "{v}");
+    let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}
+
+#[test]
+fn replay_cli_an_ignore_hides_a_difference() -> Result<()> {
+    let dir = scratch("ignore")?;
+    let file = dir.join("weather.jsonl");
+    let r = run(&["call", "get_weather", "--args", r#"{"city": "Lisbon"}"#, "--record", &path(&file)])?;
+    ensure!(r.code == 0, "{r}");
+    // The recorded answer said another temperature (as a server that changed since would).
+    let text = std::fs::read_to_string(&file)?;
+    let mut edited = String::new();
+    for line in text.lines() {
+        let mut v: Value = serde_json::from_str(line)?;
+        let frame: Value = v["frame"].as_str().and_then(|f| serde_json::from_str(f).ok()).unwrap_or_default();
+        if frame["result"].get("structuredContent").is_some() {
+            let mut f = frame;
+            f["result"]["structuredContent"]["temperature"] = Value::from(-40.5);
+            let mut inner: Value = serde_json::from_str(f["result"]["content"][0]["text"].as_str().unwrap_or("{}"))?;
+            inner["temperature"] = Value::from(-40.5);
+            f["result"]["content"][0]["text"] = Value::String(inner.to_string());
+            v["frame"] = Value::String(f.to_string());
+        }
+        edited.push_str(&v.to_string());
+        edited.push('\n');
+    }
+    std::fs::write(&file, edited)?;
+    let file = path(&file);
+    let r = run(&["replay", &file])?;
+    ensure!(r.code == 1 && r.stdout.contains("✗ different"), "{r}");
+    // The text holds JSON: compared as JSON, its pointer goes on inside it.
+    ensure!(r.stdout.contains("/result/content/0/text/temperature: -40.5 →"), "{r}");
+    ensure!(r.stdout.contains("/result/structuredContent/temperature"), "{r}");
+    let r = run(&["replay", &file, "--fail-on", "breaking"])?;
+    ensure!(r.code == 0, "a difference is no breaking change: {r}");
+    let ignores =
+        ["--ignore", "/result/content/*/text/temperature", "--ignore", "/result/structuredContent/temperature"];
+    let mut args = vec!["replay", file.as_str()];
+    args.extend(ignores);
+    let r = run(&args)?;
+    ensure!(r.code == 0 && r.stdout.contains("3 same"), "{r}");
+    let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}
+
+#[test]
+fn replay_cli_an_unreadable_recording_exits_2() -> Result<()> {
+    let dir = scratch("unreadable")?;
+    let file = dir.join("bad.jsonl");
+    std::fs::write(&file, "this is not a recording\n")?;
+    let r = run(&["replay", &path(&file)])?;
+    ensure!(r.code == 2 && r.stderr.contains("line 1") && r.stderr.contains("not a recording"), "{r}");
+    let r = run(&["replay", &path(&dir.join("missing.jsonl"))])?;
+    ensure!(r.code == 2 && r.stderr.contains("cannot read"), "{r}");
+    let r = run(&["replay", &path(&file), "--ignore", "no-slash"])?;
+    ensure!(r.code == 2 && r.stderr.contains("not a JSON Pointer"), "{r}");
+    let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}
