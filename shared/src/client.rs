@@ -60,7 +60,8 @@ pub enum CallOutcome {
 #[derive(Debug, Clone)]
 enum Purpose {
     Initialize,
-    ListTools,
+    /// A page of the listing started as number `.0`: a newer listing makes it stale.
+    ListTools(u64),
     CallTool,
     ReadResource(String),
     Other,
@@ -82,6 +83,8 @@ pub struct McpClient {
     client_version: String,
     protocol_version: String,
     tools: Vec<Tool>,
+    /// The number of the newest `tools/list` listing.
+    listing: u64,
     cursors_seen: HashSet<String>,
     pages: usize,
     /// Whether `initialize` has succeeded; until then only pings are answered.
@@ -99,6 +102,7 @@ impl McpClient {
             client_version: client_version.into(),
             protocol_version: protocol_version.into(),
             tools: Vec::new(),
+            listing: 0,
             cursors_seen: HashSet::new(),
             pages: 0,
             ready: false,
@@ -126,10 +130,17 @@ impl McpClient {
 
     /// A fresh `tools/list` from the first page.
     pub fn list_tools(&mut self) -> String {
+        self.new_listing();
+        self.request(Purpose::ListTools(self.listing), "tools/list", None).1
+    }
+
+    /// A listing starts from its first page; pages of an older one are read no more (two
+    /// quick `list_changed` notifications must not give every tool twice).
+    fn new_listing(&mut self) {
+        self.listing += 1;
         self.tools.clear();
         self.cursors_seen.clear();
         self.pages = 0;
-        self.request(Purpose::ListTools, "tools/list", None).1
     }
 
     /// A `tools/call` request with its id. It asks for progress with the token
@@ -166,12 +177,14 @@ impl McpClient {
             Some(Purpose::Initialize) => {
                 out.updates.push(Update::InitializeFailed(format!("initialize failed: {message}")))
             }
-            Some(Purpose::ListTools) => self.tools_failed(format!("failed: {message}"), &mut out),
+            Some(Purpose::ListTools(n)) if n == self.listing => {
+                self.tools_failed(format!("failed: {message}"), &mut out)
+            }
             Some(Purpose::CallTool) => out.updates.push(Update::CallFailed { id: id.clone(), message: message.into() }),
             Some(Purpose::ReadResource(uri)) => out
                 .updates
                 .push(Update::ResourceRead { uri, outcome: Err(format!("resources/read failed: {message}")) }),
-            Some(Purpose::Other) | None => {}
+            Some(Purpose::Other | Purpose::ListTools(_)) | None => {}
         }
         out
     }
@@ -196,11 +209,9 @@ impl McpClient {
             Some("initialize") => Purpose::Initialize,
             Some("tools/list") => {
                 if value["params"]["cursor"].is_null() {
-                    self.tools.clear();
-                    self.cursors_seen.clear();
-                    self.pages = 0;
+                    self.new_listing();
                 }
-                Purpose::ListTools
+                Purpose::ListTools(self.listing)
             }
             Some("tools/call") => Purpose::CallTool,
             Some("resources/read") => {
@@ -317,7 +328,9 @@ impl McpClient {
                     Err(e) => out.updates.push(Update::InitializeFailed(format!("unreadable initialize result: {e}"))),
                 },
             },
-            Purpose::ListTools => match error {
+            // A page of a listing that a newer one replaced: its tools are old news.
+            Purpose::ListTools(n) if n != self.listing => {}
+            Purpose::ListTools(_) => match error {
                 Some(e) => self.tools_failed(format!("failed: {} ({})", e.message, e.code), out),
                 None => match serde_json::from_value::<ListToolsResult>(value["result"].clone()) {
                     Ok(page) => self.on_tools_page(page, out),
@@ -381,7 +394,8 @@ impl McpClient {
             }
             Some(cursor) => {
                 self.cursors_seen.insert(cursor.clone());
-                let frame = self.request(Purpose::ListTools, "tools/list", Some(json!({"cursor": cursor}))).1;
+                let frame =
+                    self.request(Purpose::ListTools(self.listing), "tools/list", Some(json!({"cursor": cursor}))).1;
                 out.replies.push(frame);
             }
             None => out.updates.push(Update::Tools(self.tools.clone())),
@@ -491,6 +505,17 @@ mod tests {
         c.read_resource("demo://b");
         let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32002,"message":"Resource not found"}}"#);
         assert!(matches!(&h.updates[..], [Update::ResourceRead { outcome: Err(e), .. }] if e.contains("-32002")));
+    }
+
+    #[test]
+    fn two_listings_at_once_give_each_tool_once() {
+        let mut c = McpClient::new("0", "2025-06-18");
+        c.list_tools();
+        c.list_tools();
+        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{}}]}}"#);
+        assert!(h.updates.is_empty(), "the older listing's answer is dropped");
+        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a","inputSchema":{}}]}}"#);
+        assert!(matches!(&h.updates[..], [Update::Tools(t)] if t.len() == 1), "{h:?}");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! the Python server, naming each server every way a person can.
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, ensure};
@@ -34,15 +34,30 @@ pub fn run_in(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<Run> {
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     #[allow(clippy::disallowed_methods, reason = "tests run the real binary")]
     let mut child = cmd.spawn().context("starting mcp-playground")?;
+    // Read while it runs: a long answer must not fill the pipe and stall the program.
+    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let out = drain(child.stdout.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>));
+    let err = drain(child.stderr.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>));
     let started = Instant::now();
-    while child.try_wait()?.is_none() {
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
         if started.elapsed() > Duration::from_secs(60) {
             let _ = child.kill();
             anyhow::bail!("mcp-playground {args:?} did not finish within 60 s");
         }
         std::thread::sleep(Duration::from_millis(20));
-    }
-    let Output { status, stdout, stderr } = child.wait_with_output()?;
+    };
+    let (stdout, stderr) = (out.join().unwrap_or_default(), err.join().unwrap_or_default());
     Ok(Run {
         code: status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&stdout).into_owned(),

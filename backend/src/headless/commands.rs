@@ -195,22 +195,8 @@ fn member(frame: &str, key: &str) -> Option<String> {
 /// A driver connected to the named server (the demo server when none is named), with its
 /// tool list in, recording when asked to; `None` after saying why not.
 async fn connected(server: &ServerArgs, out: &Output) -> Option<Driver> {
-    let target = match server.target() {
-        Ok(t) => t.unwrap_or(Target::Demo),
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            return None;
-        }
-    };
-    let exe = match std::env::current_exe() {
-        Ok(p) => p.to_string_lossy().into_owned(),
-        Err(e) => {
-            eprintln!("error: cannot find this program's own path for the demo server: {e}");
-            return None;
-        }
-    };
-    let limits = Limits { max_message_bytes: MAX_MESSAGE_BYTES, max_stderr_line_bytes: MAX_STDERR_LINE };
-    let mut d = Driver::new(limits, (exe, vec!["demo-server".into()]));
+    let target = target_of(server)?;
+    let mut d = driver()?;
     if let Some(path) = &out.record {
         let header = Header::new(Recorder::Cli, env!("CARGO_PKG_VERSION"), &target, now_ms());
         match RecordFile::create(path, header) {
@@ -232,6 +218,31 @@ async fn connected(server: &ServerArgs, out: &Output) -> Option<Driver> {
             None
         }
     }
+}
+
+/// The server named on the command line, the demo server when none is; `None` after
+/// saying what is wrong with how it was named.
+pub(super) fn target_of(server: &ServerArgs) -> Option<Target> {
+    match server.target() {
+        Ok(t) => Some(t.unwrap_or(Target::Demo)),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            None
+        }
+    }
+}
+
+/// A driver with the relay's limits, this program standing in as the demo server.
+pub(super) fn driver() -> Option<Driver> {
+    let exe = match std::env::current_exe() {
+        Ok(p) => p.to_string_lossy().into_owned(),
+        Err(e) => {
+            eprintln!("error: cannot find this program's own path for the demo server: {e}");
+            return None;
+        }
+    };
+    let limits = Limits { max_message_bytes: MAX_MESSAGE_BYTES, max_stderr_line_bytes: MAX_STDERR_LINE };
+    Some(Driver::new(limits, (exe, vec!["demo-server".into()])))
 }
 
 fn connect_failure(s: &Session, stop: &Stop) -> String {

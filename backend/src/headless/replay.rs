@@ -13,7 +13,6 @@ use serde_json::Value;
 use shared::calls::Hints;
 use shared::mcp::Tool;
 use shared::recording::{self, Recording};
-use shared::relay::{Limits, Target};
 use shared::replay::{ChangeKind, DriftClass, FailOn, Replay, Report, RowState, Want, drift, recorded_tools};
 use shared::session::CallLimits;
 
@@ -27,10 +26,6 @@ const DIFFERS: u8 = 1;
 /// The replay could not run: an unreadable recording, a server that cannot be reached.
 const FAILED: u8 = 2;
 
-/// Longest MCP message accepted, as the playground's default.
-const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
-/// Longest stderr line kept.
-const MAX_STDERR_LINE: usize = 16 * 1024;
 /// A value shown in a change line is cut after this many characters.
 const SHOWN_CHARS: usize = 120;
 
@@ -118,23 +113,8 @@ fn allow_fn(allow_writes: bool, live: Vec<Tool>, recorded: Vec<Tool>) -> impl Fn
 
 /// A driver connected to the named server, with its tool list in; `None` after saying why not.
 async fn connected(args: &ReplayArgs) -> Option<Driver> {
-    let target = match args.server.target() {
-        Ok(Some(t)) => t,
-        Ok(None) => Target::Demo,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            return None;
-        }
-    };
-    let exe = match std::env::current_exe() {
-        Ok(p) => p.to_string_lossy().into_owned(),
-        Err(e) => {
-            eprintln!("error: cannot find this program's own path for the demo server: {e}");
-            return None;
-        }
-    };
-    let limits = Limits { max_message_bytes: MAX_MESSAGE_BYTES, max_stderr_line_bytes: MAX_STDERR_LINE };
-    let mut d = Driver::new(limits, (exe, vec!["demo-server".into()]));
+    let target = super::commands::target_of(&args.server)?;
+    let mut d = super::commands::driver()?;
     match d.connect(target, Duration::from_secs_f64(args.timeout_s)).await {
         Ok(()) => Some(d),
         Err(stop) => {

@@ -143,20 +143,23 @@ async fn write_frames(
             buf.extend_from_slice(frame.as_bytes());
             buf.push(b'\n');
         }
-        let written = async {
-            stdin.write_all(&buf).await?;
-            stdin.flush().await
-        };
-        if let Err(e) = written.await {
-            let message = format!("could not write to the server's stdin: {e}");
-            let _ = events.send(UpstreamEvent::Relay { at_ms: now_ms(), event: RelayEvent::Error { message } }).await;
-            return;
-        }
+        // Said before the bytes go: the server cannot answer what it has not read, so a
+        // request always comes before its answer in the session (and in a recording).
         let at_ms = now_ms();
         for frame in batch {
             if events.send(UpstreamEvent::Written { at_ms, frame }).await.is_err() {
                 return;
             }
+        }
+        let written = async {
+            stdin.write_all(&buf).await?;
+            stdin.flush().await
+        };
+        if let Err(e) = written.await {
+            let message =
+                format!("could not write to the server's stdin ({e}): the messages just shown were not delivered");
+            let _ = events.send(UpstreamEvent::Relay { at_ms: now_ms(), event: RelayEvent::Error { message } }).await;
+            return;
         }
         // A burst of large frames should not pin a large buffer for the session's life.
         if buf.capacity() > 1 << 20 {
