@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use shared::replay::{ChangeKind, ReplayRow};
 
-use crate::store::Store;
+use crate::store::{ReplayView, Store};
 
 #[component]
 pub fn ReplayPanel() -> impl IntoView {
@@ -17,11 +17,16 @@ pub fn ReplayPanel() -> impl IntoView {
             <section class="panel replay-panel">
                 <div class="panel-head">
                     <h2 class="panel-title">"Replay against the live server"</h2>
-                    <button class="button small primary" data-testid="replay-run" prop:disabled=move || !can_run()
-                        title=move || if store.live_connected() { "Send the recorded requests again and compare the answers" } else { "Connect to a server first: back to live, connect, then open the recording again" }
-                        on:click=move |_| store.replay_run()>
-                        {move || if store.replay_view.with(|v| v.running) { "Replaying…" } else { "Run" }}
-                    </button>
+                    <div class="actions-inline">
+                        <Show when=move || store.replay_view.with(|v| v.running)>
+                            <button class="button small" data-testid="replay-stop" on:click=move |_| store.replay_stop()>"Stop"</button>
+                        </Show>
+                        <button class="button small primary" data-testid="replay-run" prop:disabled=move || !can_run()
+                            title=move || if store.live_connected() { "Send the recorded requests again and compare the answers" } else { "Connect to a server first: back to live, connect, then open the recording again" }
+                            on:click=move |_| store.replay_run()>
+                            {move || if store.replay_view.with(|v| v.running) { "Replaying…" } else { "Run" }}
+                        </button>
+                    </div>
                 </div>
                 {move || (!store.live_connected()).then(|| view! {
                     <p class="hint small">"No live server is connected. Go back to live, connect, then open the recording again to compare."</p>
@@ -35,7 +40,7 @@ pub fn ReplayPanel() -> impl IntoView {
                     let v = view();
                     (v.running || v.done).then(|| {
                         let state = if v.running { "running" } else { "done" };
-                        let counts = summary(&v.rows, v.total);
+                        let counts = summary(&v);
                         let breaking = v.drift.iter().filter(|d| d.class == shared::replay::DriftClass::Breaking).count();
                         let drift_title = if v.drift.is_empty() {
                             "Tools: no drift".to_owned()
@@ -57,7 +62,9 @@ pub fn ReplayPanel() -> impl IntoView {
                             </div>
                             <h3 class="replay-subhead">"Requests " <span class="hint small">{counts}</span></h3>
                             <div class="replay-diff" data-testid="replay-diff" data-state=state>
-                                {v.rows.into_iter().map(|r| view! { <DiffRow row=r /> }).collect_view()}
+                                <For each=move || 0..store.replay_view.with(|v| v.rows) key=|i| *i let:i>
+                                    {move || store.replay_row(i).map(|row| view! { <DiffRow row /> })}
+                                </For>
                             </div>
                         }
                     })
@@ -68,17 +75,12 @@ pub fn ReplayPanel() -> impl IntoView {
     }
 }
 
-fn summary(rows: &[ReplayRow], total: usize) -> String {
-    let count = |s: &str| rows.iter().filter(|r| r.state.as_str() == s).count();
+fn summary(v: &ReplayView) -> String {
+    let [same, different, missing, error, skipped] = v.counts;
+    let stopped = if v.stopped { " (stopped)" } else { "" };
     format!(
-        "{} of {} requests: {} same, {} different, {} missing, {} errors, {} skipped",
-        rows.len(),
-        total,
-        count("same"),
-        count("different"),
-        count("missing"),
-        count("error"),
-        count("skipped")
+        "{} of {} requests{stopped}: {same} same, {different} different, {missing} missing, {error} errors, {skipped} skipped",
+        v.rows, v.total
     )
 }
 

@@ -71,6 +71,7 @@ pub struct Store {
     /// JSON Pointers the replay leaves out, one per line.
     pub replay_ignore: RwSignal<String>,
     running: StoredValue<Option<replay::Running>>,
+    replay_rows: StoredValue<Vec<shared::replay::ReplayRow>>,
     session: StoredValue<Session>,
     /// The live session while a recording plays.
     parked: StoredValue<Option<Session>>,
@@ -114,6 +115,7 @@ impl Store {
             replay_confirm: RwSignal::new(None),
             replay_ignore: RwSignal::new(String::new()),
             running: StoredValue::new(None),
+            replay_rows: StoredValue::new(Vec::new()),
             session: StoredValue::new(Session::new(env!("CARGO_PKG_VERSION"))),
             parked: StoredValue::new(None),
             replay: StoredValue::new(None),

@@ -12,15 +12,20 @@ use shared::session::{CallLimits, ConnState};
 
 use super::{Store, now_ms};
 
-/// What the replay view shows.
+/// What the replay view shows; the rows themselves are read with [`Store::replay_row`]
+/// (a run of 10,000 requests adds rows, it never copies them all again).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ReplayView {
     pub running: bool,
     /// A run has finished (rows and drift are final).
     pub done: bool,
-    pub rows: Vec<ReplayRow>,
+    /// Rows so far, and how many of each state.
+    pub rows: usize,
+    pub counts: [usize; 5],
     pub drift: Vec<Drift>,
     pub total: usize,
+    /// The person stopped the run.
+    pub stopped: bool,
 }
 
 /// Recorded calls a person must confirm before they are sent again.
@@ -70,6 +75,7 @@ impl Store {
         let total = replay.requests().len();
         let awaiting_answer = !calls.is_empty();
         self.running.set_value(Some(Running { replay, writes_confirmed: false, awaiting_answer, asks }));
+        self.replay_rows.set_value(Vec::new());
         self.replay_view.set(ReplayView { running: true, total, ..ReplayView::default() });
         if awaiting_answer {
             self.replay_confirm.set(Some(ReplayConfirm { calls }));
@@ -136,12 +142,46 @@ impl Store {
 
     /// The rows found since the view last looked, appended (a long run stays cheap).
     fn show_replay_rows(self) {
-        let shown = self.replay_view.with_untracked(|v| v.rows.len());
+        let shown = self.replay_rows.with_value(Vec::len);
         let new: Vec<ReplayRow> =
             self.running.with_value(|r| r.as_ref().map(|r| r.replay.rows()[shown..].to_vec()).unwrap_or_default());
-        if !new.is_empty() {
-            self.replay_view.update(|v| v.rows.extend(new));
+        if new.is_empty() {
+            return;
         }
+        let states: Vec<usize> = new.iter().map(|r| r.state as usize).collect();
+        self.replay_rows.update_value(|rows| rows.extend(new));
+        let len = self.replay_rows.with_value(Vec::len);
+        self.replay_view.update(|v| {
+            v.rows = len;
+            for s in states {
+                v.counts[s] += 1;
+            }
+        });
+    }
+
+    /// Row `i` of the replay, as found.
+    pub fn replay_row(self, i: usize) -> Option<ReplayRow> {
+        self.replay_rows.with_value(|rows| rows.get(i).cloned())
+    }
+
+    /// Stops a run: what was compared stays, nothing more is sent (a call under way is
+    /// cancelled).
+    pub fn replay_stop(self) {
+        if self.running.try_update_value(Option::take).flatten().is_none() {
+            return;
+        }
+        self.replay_confirm.set(None);
+        self.parked.update_value(|p| {
+            if let Some(s) = p {
+                s.cancel_call();
+            }
+        });
+        self.send_parked();
+        self.replay_view.update(|v| {
+            v.running = false;
+            v.done = true;
+            v.stopped = true;
+        });
     }
 
     fn replay_finish(self) {
