@@ -84,9 +84,11 @@ impl Playground {
         if !bin.is_file() {
             bail!("{} is missing: run `cargo xtask test`, which builds it", bin.display());
         }
-        let token = format!("e2e-token-{}", std::process::id());
+        // At least 16 characters, the relay's minimum; given as its users should, in the
+        // environment rather than on the command line.
+        let token = format!("e2e-token-{:08}", std::process::id());
         let mut cmd = Command::new(&bin);
-        cmd.args(sub).args(["--port", "0", "--no-open", "--token", &token]).args(options);
+        cmd.args(sub).args(["--port", "0", "--no-open"]).args(options).env("MCP_PLAYGROUND_TOKEN", &token);
         if !server.is_empty() {
             cmd.arg("--").args(server);
         }

@@ -9,7 +9,7 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, StatusCode, Uri, header};
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -62,10 +62,40 @@ pub fn router(state: AppState) -> Router {
         .layer(SetResponseHeaderLayer::overriding(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer")))
         .layer(SetResponseHeaderLayer::overriding(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
         .layer(SetResponseHeaderLayer::overriding(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static("frame-ancestors 'none'; object-src 'none'; base-uri 'none'"),
+            header::HeaderName::from_static("cross-origin-resource-policy"),
+            HeaderValue::from_static("same-origin"),
         ))
-        .layer(SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("no-cache")))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+        ))
+        .layer(middleware::map_response(cache_control))
+}
+
+/// What the page may load and do. Everything it runs comes from the relay: scripts are
+/// files (`dist/` has no inline script), `'wasm-unsafe-eval'` lets the page compile its
+/// own Wasm. `'unsafe-inline'` styles are for the `style=` attributes the page sets (the
+/// timeline's virtual rows, the progress bar); no style sheet of a server is ever added.
+/// `connect-src 'self'` covers the same-origin WebSocket (`ws:` of an `http:` page) and the
+/// fetch of the Wasm and of `/api/recording`. Images and audio of results are `data:` or
+/// `blob:` URLs; `'self'` in `img-src` is for the page's icon.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; \
+    style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data: blob:; media-src data: blob:; \
+    font-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
+
+/// The page and every `/api` answer hold or lead to the token: never stored. The assets
+/// named by their content hash (`frontend-0123456789abcdef.wasm`) never change.
+async fn cache_control(uri: Uri, mut response: Response) -> Response {
+    let policy = if is_hashed_asset(uri.path()) { "public, max-age=31536000, immutable" } else { "no-store" };
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));
+    response
+}
+
+/// `/NAME-HASH.EXT`, the names `cargo xtask page` gives: a 16-digit hex hash.
+fn is_hashed_asset(path: &str) -> bool {
+    let Some(name) = path.strip_prefix('/').filter(|n| !n.contains('/')) else { return false };
+    let Some((stem, _ext)) = name.rsplit_once('.') else { return false };
+    stem.rsplit_once('-').is_some_and(|(_, hash)| hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 async fn not_built() -> Response {
@@ -166,6 +196,7 @@ mod tests {
                 demo_command: ("true".into(), Vec::new()),
                 record_dir: None,
                 playback: recording.is_some(),
+                inherit_env: Default::default(),
             }),
             assets: PathBuf::from("/nonexistent"),
             sessions: Arc::new(Semaphore::new(1)),
@@ -192,6 +223,17 @@ mod tests {
             let answer = client.get(format!("{base}{refused}")).send().await.unwrap();
             assert_eq!(answer.status(), 401, "{refused}");
             assert!(!answer.text().await.unwrap().contains("format"));
+        }
+    }
+
+    #[test]
+    fn only_content_hashed_assets_are_cacheable() {
+        assert!(is_hashed_asset("/frontend_bg-0fc9a7db48112ac0.wasm"));
+        assert!(is_hashed_asset("/boot-b1bbf114cc791d2a.js"));
+        for path in
+            ["/", "/index.html", "/favicon.svg", "/api/health", "/api/x-0fc9a7db48112ac0.js", "/a-0fc9a7db4811.js"]
+        {
+            assert!(!is_hashed_asset(path), "{path}");
         }
     }
 

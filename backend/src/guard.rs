@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Request, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::extract::{Query, Request, State};
+use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -75,17 +75,23 @@ impl Guard {
         Ok(())
     }
 
-    /// Checks the token, from `?token=` (browsers cannot set WebSocket headers) or
-    /// `Authorization: Bearer`.
-    pub fn check_token(&self, query: Option<&str>, headers: &HeaderMap) -> Result<(), Refusal> {
-        let from_query = query.into_iter().flat_map(|q| q.split('&')).find_map(|pair| pair.strip_prefix("token="));
+    /// Checks the token, from `?token=` (browsers cannot set WebSocket headers), read
+    /// percent-decoded as the page encodes it, or `Authorization: Bearer`.
+    pub fn check_token(&self, uri: &Uri, headers: &HeaderMap) -> Result<(), Refusal> {
+        let from_query = Query::<TokenQuery>::try_from_uri(uri).ok().and_then(|Query(q)| q.token);
         let from_header =
             headers.get(header::AUTHORIZATION).and_then(|h| h.to_str().ok()).and_then(|h| h.strip_prefix("Bearer "));
-        match from_query.or(from_header) {
+        match from_query.as_deref().or(from_header) {
             Some(given) if constant_time_eq(given.as_bytes(), self.token.as_bytes()) => Ok(()),
             _ => Err(Refusal::Token),
         }
     }
+}
+
+/// The part of a query string the guard reads; other parameters are ignored.
+#[derive(Debug, serde::Deserialize)]
+struct TokenQuery {
+    token: Option<String>,
 }
 
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
@@ -102,11 +108,14 @@ pub async fn site(State(guard): State<Arc<Guard>>, request: Request, next: Next)
 
 /// Middleware for `/api`: the token.
 pub async fn token(State(guard): State<Arc<Guard>>, request: Request, next: Next) -> Result<Response, Refusal> {
-    guard.check_token(request.uri().query(), request.headers()).inspect_err(|_| {
+    guard.check_token(request.uri(), request.headers()).inspect_err(|_| {
         tracing::warn!(path = request.uri().path(), "request without a valid token refused");
     })?;
     Ok(next.run(request).await)
 }
+
+/// The shortest token the relay accepts from its user: anything shorter can be guessed.
+pub const MIN_TOKEN_LEN: usize = 16;
 
 /// A fresh random token: 32 bytes as hex.
 pub fn random_token() -> String {
@@ -149,14 +158,26 @@ mod tests {
     fn token_from_query_or_bearer() {
         let g = Guard::new(random_token(), "127.0.0.1", 1);
         assert_eq!(g.token().len(), 64);
-        let good = format!("a=1&token={}", g.token());
-        assert!(g.check_token(Some(&good), &HeaderMap::new()).is_ok());
-        assert!(g.check_token(Some("token=nope"), &HeaderMap::new()).is_err());
-        assert!(g.check_token(None, &HeaderMap::new()).is_err());
-        assert!(g.check_token(Some("token="), &HeaderMap::new()).is_err());
+        let check = |uri: &str| g.check_token(&uri.parse().unwrap(), &HeaderMap::new()).is_ok();
+        assert!(check(&format!("/api/ws?a=1&token={}", g.token())));
+        assert!(!check("/api/ws?token=nope"));
+        assert!(!check("/api/ws"));
+        assert!(!check("/api/ws?token="));
         let mut h = HeaderMap::new();
         h.insert("authorization", HeaderValue::from_str(&format!("Bearer {}", g.token())).unwrap());
-        assert!(g.check_token(None, &h).is_ok());
+        assert!(g.check_token(&"/api/ws".parse().unwrap(), &h).is_ok());
         assert_ne!(random_token(), random_token());
+    }
+
+    #[test]
+    fn a_token_in_the_query_is_read_percent_decoded() {
+        // What the page sends: its token through `encodeURIComponent`.
+        let g = Guard::new("a/b+c:d e%f&g=h?ü".into(), "127.0.0.1", 1);
+        let check =
+            |query: &str| g.check_token(&format!("/api/ws?{query}").parse().unwrap(), &HeaderMap::new()).is_ok();
+        assert!(check("token=a%2Fb%2Bc%3Ad%20e%25f%26g%3Dh%3F%C3%BC"));
+        assert!(check("x=1&token=a/b%2Bc:d+e%25f%26g%3Dh?%C3%BC"), "`+` is a space in a query");
+        assert!(!check("token=a%2Fb%2Bc%3Ad%20e%25f"));
+        assert!(!check("token=a/b+c:d+e%25f%26g%3Dh%3F%C3%BC"), "an undecoded `+` is no `+`");
     }
 }

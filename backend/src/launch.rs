@@ -16,6 +16,7 @@ use crate::cli::{ListenArgs, PlayArgs, RunArgs};
 use crate::guard::{self, Guard};
 use crate::record;
 use crate::session::SessionConfig;
+use crate::upstream::process::Inherit;
 
 /// Longest stderr line kept.
 const MAX_STDERR_LINE: usize = 16 * 1024;
@@ -32,6 +33,8 @@ struct Serving {
     record_dir: Option<PathBuf>,
     /// The text of the recording `play` loaded.
     recording: Option<Bytes>,
+    /// How much of the relay's environment servers see.
+    inherit: Inherit,
 }
 
 /// The playground: binds and serves until Ctrl-C or SIGTERM. `announce` receives the URL
@@ -48,6 +51,7 @@ pub async fn run(args: RunArgs, announce: impl FnOnce(&str)) -> anyhow::Result<(
         servers: offer.servers,
         record_dir: args.record,
         recording: None,
+        inherit: args.server.inherit(),
     };
     serve(args.listen, serving, announce).await
 }
@@ -55,8 +59,13 @@ pub async fn run(args: RunArgs, announce: impl FnOnce(&str)) -> anyhow::Result<(
 /// `play FILE`: the playground with a recording loaded for the page to play back.
 pub async fn play(args: PlayArgs, announce: impl FnOnce(&str)) -> anyhow::Result<()> {
     let text = load_recording(&args.file)?;
-    let serving =
-        Serving { preset: Target::Demo, servers: Vec::new(), record_dir: None, recording: Some(Bytes::from(text)) };
+    let serving = Serving {
+        preset: Target::Demo,
+        servers: Vec::new(),
+        record_dir: None,
+        recording: Some(Bytes::from(text)),
+        inherit: Inherit::Minimal,
+    };
     serve(args.listen, serving, announce).await
 }
 
@@ -80,6 +89,8 @@ fn load_recording(file: &Path) -> anyhow::Result<String> {
 }
 
 async fn serve(args: ListenArgs, serving: Serving, announce: impl FnOnce(&str)) -> anyhow::Result<()> {
+    // A token too short to stand is refused before anything listens.
+    let token = choose_token(args.token, std::env::var(TOKEN_ENV).ok())?;
     let listener = TcpListener::bind((args.host.as_str(), args.port)).await.map_err(|e| {
         let hint = if e.kind() == std::io::ErrorKind::AddrInUse { " (pass --port 0 to pick a free port)" } else { "" };
         anyhow::anyhow!("cannot listen on {}:{}: {e}{hint}", args.host, args.port)
@@ -89,7 +100,6 @@ async fn serve(args: ListenArgs, serving: Serving, announce: impl FnOnce(&str)) 
     if !loopback {
         tracing::warn!(host = %args.host, "listening beyond loopback: anyone who can reach this address and has the token can start processes here");
     }
-    let token = args.token.filter(|t| !t.is_empty()).unwrap_or_else(guard::random_token);
     let guard = Arc::new(Guard::new(token.clone(), &args.host, addr.port()));
     let exe = std::env::current_exe()?.to_string_lossy().into_owned();
     let session = Arc::new(SessionConfig {
@@ -99,6 +109,7 @@ async fn serve(args: ListenArgs, serving: Serving, announce: impl FnOnce(&str)) 
         demo_command: (exe, vec!["demo-server".into()]),
         record_dir: serving.record_dir,
         playback: serving.recording.is_some(),
+        inherit_env: serving.inherit,
     });
     let (stop, shutdown) = watch::channel(false);
     let state = AppState {
@@ -110,7 +121,9 @@ async fn serve(args: ListenArgs, serving: Serving, announce: impl FnOnce(&str)) 
         recording: serving.recording,
     };
     let shown_host = if addr.ip().is_ipv6() { format!("[{}]", addr.ip()) } else { addr.ip().to_string() };
-    let url = format!("http://{shown_host}:{}/?token={token}", addr.port());
+    // Encoded as the page will send it back: a token may hold `/`, `+`, `&` or spaces.
+    let query: String = url::form_urlencoded::Serializer::new(String::new()).append_pair("token", &token).finish();
+    let url = format!("http://{shown_host}:{}/?{query}", addr.port());
     announce(&url);
     if !args.no_open {
         open_browser(&url);
@@ -118,6 +131,33 @@ async fn serve(args: ListenArgs, serving: Serving, announce: impl FnOnce(&str)) 
     app::serve(listener, state, stop, stop_signal()).await?;
     tracing::info!("relay stopped");
     Ok(())
+}
+
+/// The environment variable that gives the relay its token without showing it in the
+/// process list.
+const TOKEN_ENV: &str = "MCP_PLAYGROUND_TOKEN";
+
+/// The session token: `--token`, else [`TOKEN_ENV`], else a fresh random one (an empty value
+/// counts as none). One given by the user must be at least [`guard::MIN_TOKEN_LEN`]
+/// characters; one on the command line works, with a warning.
+fn choose_token(from_args: Option<String>, from_env: Option<String>) -> anyhow::Result<String> {
+    let from_args = from_args.filter(|t| !t.is_empty());
+    if from_args.is_some() {
+        tracing::warn!(
+            "the token was given with --token: other users of this machine can read a process's arguments; set {TOKEN_ENV} instead"
+        );
+    }
+    let Some(token) = from_args.or(from_env.filter(|t| !t.is_empty())) else {
+        return Ok(guard::random_token());
+    };
+    let len = token.chars().count();
+    if len < guard::MIN_TOKEN_LEN {
+        anyhow::bail!(
+            "the token is {len} characters long; it must have at least {} (or give none: a random one is made)",
+            guard::MIN_TOKEN_LEN
+        );
+    }
+    Ok(token)
 }
 
 async fn stop_signal() {
@@ -156,6 +196,21 @@ fn open_browser(url: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_short_token_is_refused_and_the_environment_comes_second() {
+        let long = "0123456789abcdef".to_owned();
+        assert_eq!(choose_token(Some(long.clone()), Some("from the environment".into())).unwrap(), long);
+        assert_eq!(choose_token(None, Some(long.clone())).unwrap(), long);
+        assert_eq!(choose_token(Some(String::new()), Some(long.clone())).unwrap(), long);
+        assert_eq!(choose_token(None, Some(String::new())).unwrap().len(), 64, "random");
+        assert_eq!(choose_token(None, None).unwrap().len(), 64, "random");
+        for short in [Some("0123456789abcde".to_owned()), Some("T".to_owned())] {
+            let e = choose_token(short.clone(), None).unwrap_err().to_string();
+            assert!(e.contains("at least 16"), "{e}");
+            assert!(choose_token(None, short).is_err());
+        }
+    }
 
     #[test]
     fn play_refuses_what_is_no_recording_and_names_the_line() {

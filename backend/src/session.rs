@@ -12,6 +12,7 @@ use shared::relay::{ClientMsg, ConfiguredServer, Limits, RELAY_PROTOCOL, RelayEv
 use tokio::sync::{mpsc, watch};
 
 use crate::record::RecordFile;
+use crate::upstream::process::Inherit;
 use crate::upstream::{Server, UpstreamEvent, now_ms};
 
 /// Events queued from an upstream before its readers wait for the page.
@@ -34,6 +35,8 @@ pub struct SessionConfig {
     pub record_dir: Option<PathBuf>,
     /// A recording is loaded for the page to play back (`play FILE`).
     pub playback: bool,
+    /// How much of the relay's environment a server process sees (`--inherit-env`).
+    pub inherit_env: Inherit,
 }
 
 struct Upstream {
@@ -142,7 +145,7 @@ async fn on_client_message<Tx: Sink<String> + Unpin>(
                 out.start_recording(dir, &target);
             }
             let (events_tx, events) = mpsc::channel(EVENT_QUEUE);
-            let started = Server::start(&target, &config.demo_command, config.limits, events_tx);
+            let started = Server::start(&target, &config.demo_command, config.limits, config.inherit_env, events_tx);
             match started {
                 Ok((server, event)) => {
                     tracing::info!(

@@ -340,6 +340,13 @@ impl McpClient {
             Purpose::CallTool => {
                 let outcome = match error {
                     Some(error) => CallOutcome::ProtocolError { error, raw: value.clone() },
+                    // A result that is no object at all breaks the protocol, not the tool.
+                    None if !value["result"].is_object() => {
+                        let what = if value["result"].is_null() { "null" } else { "not an object" };
+                        let message = format!("the result is {what}: a tools/call result must be an object");
+                        let error = ErrorObject { code: -32603, message, data: None };
+                        CallOutcome::ProtocolError { error, raw: value.clone() }
+                    }
                     None => match serde_json::from_value::<CallToolResult>(value["result"].clone()) {
                         Ok(result) => CallOutcome::Result { result: Box::new(result), raw: value.clone() },
                         Err(e) => CallOutcome::Unreadable { raw: value.clone(), error: e.to_string() },

@@ -249,17 +249,18 @@ async fn the_command_line_records_and_play_serves_the_file_as_written() -> Resul
 
     // `play` reads it with the format's own reader (which logs every problem it finds) and
     // serves its exact text to whoever holds the token.
-    let player = Player::start(&["play", &file_arg, "--port", "0", "--no-open", "--token", "T"])?;
+    let token = "play-token-0123456789";
+    let player = Player::start(&["play", &file_arg, "--port", "0", "--no-open", "--token", token])?;
     let loaded = player.logged("recording loaded")?;
     ensure!(loaded.contains("problems=0") && loaded.contains(&format!("entries={}", lines.len() - 1)), "{loaded}");
     let client = reqwest::Client::new();
-    let answer = client.get(format!("{}/api/recording?token=T", player.base)).send().await?;
+    let answer = client.get(format!("{}/api/recording?token={token}", player.base)).send().await?;
     ensure!(answer.status() == 200, "{}", answer.status());
     ensure!(answer.headers()["content-type"] == "application/x-ndjson", "{:?}", answer.headers());
     ensure!(answer.text().await? == text, "served as written");
     let refused = client.get(format!("{}/api/recording", player.base)).send().await?;
     ensure!(refused.status() == 401, "without the token: {}", refused.status());
-    let welcome = hello(&format!("{}/api/ws?token=T", player.base.replacen("http://", "ws://", 1))).await?;
+    let welcome = hello(&format!("{}/api/ws?token={token}", player.base.replacen("http://", "ws://", 1))).await?;
     ensure!(welcome["playback"] == true && welcome.get("recording").is_none(), "{welcome}");
     drop(player);
 

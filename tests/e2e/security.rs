@@ -1,15 +1,19 @@
 //! The front door: WebSocket upgrades without the token, with a wrong one, from a foreign
-//! Origin or to a foreign Host are refused, and nothing is spawned.
+//! Origin or to a foreign Host are refused, and nothing is spawned; the token itself (its
+//! length, where it is given, its encoding); the page's Content-Security-Policy.
 
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use anyhow::{Context, Result, ensure};
 use futures_util::{SinkExt, StreamExt};
-use tests::Playground;
 use tests::procs::descendants;
+use tests::{Browser, Playground};
 use tokio_tungstenite::tungstenite::Message;
+
+use crate::flows;
 
 /// Sends a raw WebSocket upgrade and returns the status code.
 fn upgrade_status(pg: &Playground, path: &str, host: &str, origin: Option<&str>) -> Result<u16> {
@@ -88,5 +92,138 @@ async fn api_requests_need_the_token_too() -> Result<()> {
     ensure!(get("/api/health")? == 401);
     ensure!(get(&format!("/api/health?token={}", pg.token))? == 200);
     ensure!(get("/")? == 200, "the page itself loads without the token (it holds no secret)");
+    Ok(())
+}
+
+/// The relay binary, started with `args` and the token in the environment, its output read
+/// to the end: for starts that fail before listening.
+fn failed_start(args: &[&str], env_token: Option<&str>) -> Result<(Option<i32>, String, String)> {
+    let bin = tests::root().join("target/debug/mcp-playground");
+    let mut cmd = Command::new(bin);
+    cmd.args(["--no-open"]).args(args).env("NO_COLOR", "1").env_remove("RUST_LOG").stdin(Stdio::null());
+    match env_token {
+        Some(t) => cmd.env("MCP_PLAYGROUND_TOKEN", t),
+        None => cmd.env_remove("MCP_PLAYGROUND_TOKEN"),
+    };
+    #[allow(clippy::disallowed_methods, reason = "tests start the real binary")]
+    let out = cmd.output().context("starting mcp-playground")?;
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    Ok((out.status.code(), text(&out.stdout), text(&out.stderr)))
+}
+
+#[tokio::test]
+async fn a_short_token_is_refused_and_one_on_the_command_line_is_warned_about() -> Result<()> {
+    // A port taken: a start that gets past the token check ends there, without serving.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0")?;
+    let port = taken.local_addr()?.port().to_string();
+    for (args, env) in [(vec!["--token", "fifteen-chars.."], None), (vec![], Some("T"))] {
+        let (code, stdout, stderr) = failed_start(&[&args[..], &["--port", &port]].concat(), env)?;
+        ensure!(code == Some(1) && stdout.is_empty(), "{args:?} {env:?}: {code:?} {stdout}");
+        ensure!(stderr.contains("must have at least 16"), "{args:?} {env:?}: {stderr}");
+        ensure!(!stderr.contains("cannot listen"), "the token is checked before listening: {stderr}");
+    }
+    let long = "sixteen-chars-ok";
+    let (_, _, stderr) = failed_start(&["--token", long, "--port", &port], None)?;
+    ensure!(stderr.contains("cannot listen"), "a long token passes: {stderr}");
+    ensure!(stderr.contains("WARN") && stderr.contains("MCP_PLAYGROUND_TOKEN instead"), "{stderr}");
+    let (_, _, stderr) = failed_start(&["--port", &port], Some(long))?;
+    ensure!(stderr.contains("cannot listen") && !stderr.contains("WARN"), "no warning for the environment: {stderr}");
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_token_with_reserved_characters_works_from_the_printed_url() -> Result<()> {
+    let token = "a/b+c:d e&f=g?h%i-0123456789";
+    let bin = tests::root().join("target/debug/mcp-playground");
+    let mut cmd = Command::new(bin);
+    cmd.args(["--port", "0", "--no-open"]).env("MCP_PLAYGROUND_TOKEN", token);
+    cmd.stdout(Stdio::piped()).stderr(Stdio::null()).stdin(Stdio::null());
+    #[allow(clippy::disallowed_methods, reason = "tests start the real binary")]
+    let child = cmd.spawn()?;
+    struct Killed(std::process::Child);
+    impl Drop for Killed {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut child = Killed(child);
+    let mut line = String::new();
+    BufReader::new(child.0.stdout.take().context("piped")?).read_line(&mut line)?;
+    let url = url::Url::parse(line.trim().strip_prefix("MCP Playground: ").context("no URL line")?)?;
+    let printed = url.query_pairs().find(|(k, _)| k == "token").map(|(_, v)| v.into_owned());
+    ensure!(printed.as_deref() == Some(token), "the printed URL holds the token: {url}");
+
+    let base = format!("http://{}:{}", url.host_str().context("host")?, url.port().context("port")?);
+    let encoded: String = url::form_urlencoded::byte_serialize(token.as_bytes()).collect();
+    let health = |query: String| {
+        let base = base.clone();
+        async move { anyhow::Ok(reqwest::get(format!("{base}/api/health?{query}")).await?.status().as_u16()) }
+    };
+    ensure!(health(format!("token={encoded}")).await? == 200);
+    ensure!(health(format!("token={}", encoded.replace('+', "%20"))).await? == 200, "%20 is a space too");
+    ensure!(health(format!("token={token}")).await? == 401, "an unencoded token is another token");
+
+    // The page reads the token from the printed URL and sends it back encoded.
+    let b = Browser::start().await?;
+    b.client.goto(url.as_str()).await?;
+    flows::connect(&b).await?;
+    ensure!(flows::tool_names(&b).await?.iter().any(|n| n == "echo"));
+    b.close().await?;
+    Ok(())
+}
+
+#[tokio::test]
+async fn the_page_is_served_with_a_strict_content_security_policy() -> Result<()> {
+    let pg = Playground::start(&[])?;
+    let client = reqwest::Client::new();
+    let page = client.get(&pg.url).send().await?;
+    let headers = page.headers().clone();
+    let html = page.text().await?;
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
+    let csp = header("content-security-policy");
+    for directive in [
+        "default-src 'none'",
+        "script-src 'self' 'wasm-unsafe-eval'",
+        "style-src 'self' 'unsafe-inline'",
+        "connect-src 'self'",
+        "img-src 'self' data: blob:",
+        "media-src data: blob:",
+        "font-src 'self'",
+        "form-action 'none'",
+        "frame-ancestors 'none'",
+        "base-uri 'none'",
+    ] {
+        ensure!(csp.split(';').any(|d| d.trim() == directive), "{directive:?} missing from {csp:?}");
+    }
+    ensure!(header("cross-origin-resource-policy") == "same-origin");
+    ensure!(header("x-content-type-options") == "nosniff");
+    ensure!(header("referrer-policy") == "no-referrer");
+    ensure!(header("cache-control") == "no-store", "the page: {:?}", header("cache-control"));
+    let api = client.get(format!("{}/api/health?token={}", pg.base, pg.token)).send().await?;
+    ensure!(api.headers()["cache-control"] == "no-store" && api.headers()["content-security-policy"] == csp.as_str());
+    // No inline script the policy would block: every script is a file of the page's own.
+    ensure!(html.matches("<script").count() == html.matches("<script type=\"module\" src=\"/").count(), "{html}");
+    let script = html.split("src=\"/").nth(1).and_then(|s| s.split('"').next()).context("a script")?;
+    let asset = client.get(format!("{}/{script}", pg.base)).send().await?;
+    ensure!(asset.status() == 200, "{script}: {}", asset.status());
+    ensure!(asset.headers()["cache-control"].to_str()?.contains("immutable"), "hashed assets stay cacheable");
+
+    // The page works under the policy, which reports every violation.
+    let b = Browser::start().await?;
+    b.on_new_document(
+        "window.__cspViolations = []; document.addEventListener('securitypolicyviolation', \
+         (e) => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));",
+    )
+    .await?;
+    b.client.goto(&pg.url).await?;
+    flows::connect(&b).await?;
+    ensure!(flows::call_tool(&b, "echo", r#"{"message": "under a policy"}"#).await? == "ok");
+    ensure!(flows::call_tool(&b, "get_image", r#"{"width": 64, "height": 32}"#).await? == "ok");
+    b.wait_for("[data-testid=result-content][data-content-type=image] img").await?;
+    ensure!(flows::call_tool(&b, "get_audio", "{}").await? == "ok");
+    let violations = b.client.execute("return window.__cspViolations", vec![]).await?;
+    ensure!(violations == serde_json::json!([]), "the policy blocked: {violations}");
+    b.close().await?;
     Ok(())
 }

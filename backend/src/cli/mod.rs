@@ -89,8 +89,10 @@ pub struct ListenArgs {
     /// Port to listen on; 0 picks a free one.
     #[arg(long, default_value_t = 6280)]
     pub port: u16,
-    /// Session token every API request must carry (default: random per start).
-    #[arg(long, env = "MCP_PLAYGROUND_TOKEN", hide_env_values = true)]
+    /// Session token every API request must carry, at least 16 characters (default: random
+    /// per start). Other local users can read a command line: prefer the environment
+    /// variable MCP_PLAYGROUND_TOKEN, which this option overrides.
+    #[arg(long)]
     pub token: Option<String>,
     /// Do not open a browser.
     #[arg(long)]

@@ -13,6 +13,8 @@ use shared::cmdline::{self, InputError};
 use shared::config::{self, Config, Env};
 use shared::relay::{ConfiguredServer, Target, Transport};
 
+use crate::upstream::process::Inherit;
+
 /// Which server to talk to.
 #[derive(Debug, Clone, Default, PartialEq, Args)]
 pub struct ServerArgs {
@@ -38,6 +40,11 @@ pub struct ServerArgs {
     /// The directory a local (stdio) server starts in.
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<String>,
+    /// Give a local (stdio) server the relay's whole environment (less its token). Without
+    /// it a server gets only HOME, LOGNAME, PATH, SHELL, TERM and USER, plus its `-e` and
+    /// config variables, as the official MCP SDKs do: no API key it was not given.
+    #[arg(long)]
+    pub inherit_env: bool,
     /// The server: an http(s) URL, or a command and its arguments. Everything from its first
     /// word on belongs to the server, words starting with `-` included; `--` before it works.
     // No `allow_hyphen_values`: it would take a mistyped option for a program's name; once the
@@ -61,6 +68,11 @@ fn transport_parser() -> impl TypedValueParser<Value = Transport> {
 }
 
 impl ServerArgs {
+    /// How much of the relay's environment a local server sees.
+    pub fn inherit(&self) -> Inherit {
+        if self.inherit_env { Inherit::All } else { Inherit::Minimal }
+    }
+
     /// The server named, `None` when none was (the playground then preselects the demo). An
     /// `mcpServers` file with several servers needs `--server`; the error lists their names.
     pub fn target(&self) -> anyhow::Result<Option<Target>> {

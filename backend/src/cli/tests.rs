@@ -220,3 +220,15 @@ fn log_level_wins_over_rust_log() {
         warn,backend=trace,mcp_playground=trace"#]]
     .assert_eq(&out.join("\n"));
 }
+
+#[test]
+fn inherit_env_is_asked_for_by_the_playground_and_the_headless_commands() {
+    use crate::upstream::process::Inherit;
+    assert_eq!(parse(&["npx", "srv"]).run.server.inherit(), Inherit::Minimal);
+    assert_eq!(parse(&["--inherit-env", "npx", "srv"]).run.server.inherit(), Inherit::All);
+    assert!(parse(&["--inherit-env", "npx", "--inherit-env"]).run.server.server.ends_with(&["--inherit-env".into()]));
+    let Some(Sub::Tools(t)) = parse(&["tools", "--inherit-env", "npx", "srv"]).command else { panic!("tools") };
+    assert_eq!(t.server.inherit(), Inherit::All);
+    let Some(Sub::Call(c)) = parse(&["call", "echo", "--inherit-env", "--", "srv"]).command else { panic!("call") };
+    assert_eq!(c.server.inherit(), Inherit::All);
+}

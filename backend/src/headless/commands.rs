@@ -22,6 +22,7 @@ use super::drive::{Driver, Stop};
 use crate::cli::{CallArgs, Output, ServerArgs, ToolsArgs};
 use crate::record::RecordFile;
 use crate::upstream::now_ms;
+use crate::upstream::process::Inherit;
 
 /// The call succeeded (or the list was printed).
 const OK: u8 = 0;
@@ -136,7 +137,11 @@ fn outcome(s: &Session, id: &Id, json: bool) -> u8 {
                 }
                 CallOutcome::ProtocolError { error, .. } => {
                     if json {
-                        println!("{{\"error\":{}}}", raw.and_then(|r| member(&r, "error")).unwrap_or_default());
+                        // A result that is no object gets an error made up by the client: no
+                        // `error` member to copy, so the made-up one is written.
+                        let error_json =
+                            raw.and_then(|r| member(&r, "error")).or_else(|| serde_json::to_string(error).ok());
+                        println!("{{\"error\":{}}}", error_json.unwrap_or_default());
                     }
                     eprintln!("error: {}", terminal::protocol_error(error));
                     FAILED
@@ -196,7 +201,7 @@ fn member(frame: &str, key: &str) -> Option<String> {
 /// tool list in, recording when asked to; `None` after saying why not.
 async fn connected(server: &ServerArgs, out: &Output) -> Option<Driver> {
     let target = target_of(server)?;
-    let mut d = driver()?;
+    let mut d = driver(server.inherit())?;
     if let Some(path) = &out.record {
         let header = Header::new(Recorder::Cli, env!("CARGO_PKG_VERSION"), &target, now_ms());
         match RecordFile::create(path, header) {
@@ -232,8 +237,9 @@ pub(super) fn target_of(server: &ServerArgs) -> Option<Target> {
     }
 }
 
-/// A driver with the relay's limits, this program standing in as the demo server.
-pub(super) fn driver() -> Option<Driver> {
+/// A driver with the relay's limits, this program standing in as the demo server, its
+/// servers seeing `inherit` of this program's environment.
+pub(super) fn driver(inherit: Inherit) -> Option<Driver> {
     let exe = match std::env::current_exe() {
         Ok(p) => p.to_string_lossy().into_owned(),
         Err(e) => {
@@ -242,7 +248,7 @@ pub(super) fn driver() -> Option<Driver> {
         }
     };
     let limits = Limits { max_message_bytes: MAX_MESSAGE_BYTES, max_stderr_line_bytes: MAX_STDERR_LINE };
-    Some(Driver::new(limits, (exe, vec!["demo-server".into()])))
+    Some(Driver::new(limits, (exe, vec!["demo-server".into()]), inherit))
 }
 
 fn connect_failure(s: &Session, stop: &Stop) -> String {

@@ -11,6 +11,7 @@ use shared::session::{Changed, ConnState, Session};
 use tokio::sync::mpsc;
 
 use crate::record::RecordFile;
+use crate::upstream::process::Inherit;
 use crate::upstream::{Server, UpstreamEvent, now_ms};
 
 /// Events queued from the upstream before its readers wait.
@@ -50,6 +51,7 @@ pub struct Driver {
     server: Option<(Server, mpsc::Receiver<UpstreamEvent>)>,
     limits: Limits,
     demo_command: (String, Vec<String>),
+    inherit: Inherit,
     clock: Instant,
     /// Called with the session after every change (progress lines, logs, stderr).
     watch: Watch,
@@ -58,12 +60,13 @@ pub struct Driver {
 }
 
 impl Driver {
-    pub fn new(limits: Limits, demo_command: (String, Vec<String>)) -> Self {
+    pub fn new(limits: Limits, demo_command: (String, Vec<String>), inherit: Inherit) -> Self {
         Self {
             session: Session::new(env!("CARGO_PKG_VERSION")),
             server: None,
             limits,
             demo_command,
+            inherit,
             clock: Instant::now(),
             watch: Box::new(|_, _| {}),
             recording: None,
@@ -178,7 +181,7 @@ impl Driver {
                     server.shutdown().await;
                 }
                 let (tx, rx) = mpsc::channel(EVENT_QUEUE);
-                match Server::start(&target, &self.demo_command, self.limits, tx) {
+                match Server::start(&target, &self.demo_command, self.limits, self.inherit, tx) {
                     Ok((server, started)) => {
                         self.server = Some((server, rx));
                         self.relay_event(started);

@@ -114,7 +114,7 @@ fn allow_fn(allow_writes: bool, live: Vec<Tool>, recorded: Vec<Tool>) -> impl Fn
 /// A driver connected to the named server, with its tool list in; `None` after saying why not.
 async fn connected(args: &ReplayArgs) -> Option<Driver> {
     let target = super::commands::target_of(&args.server)?;
-    let mut d = super::commands::driver()?;
+    let mut d = super::commands::driver(args.server.inherit())?;
     match d.connect(target, Duration::from_secs_f64(args.timeout_s)).await {
         Ok(()) => Some(d),
         Err(stop) => {

@@ -35,6 +35,7 @@ fn start_recording(record_dir: Option<std::path::PathBuf>) -> Page {
         demo_command: ("true".into(), vec![]),
         record_dir,
         playback: false,
+        inherit_env: Default::default(),
     });
     let (shutdown_tx, shutdown) = watch::channel(false);
     let task = tokio::spawn(run(tx, rx, config, shutdown));

@@ -1,6 +1,7 @@
 //! Upstream connections: how the relay reaches an MCP server. Each transport turns a
 //! server into a stream of [`UpstreamEvent`]s and accepts frames to write.
 
+pub mod oversized;
 pub mod process;
 pub mod remote;
 pub mod sse;
@@ -11,6 +12,7 @@ use std::collections::BTreeMap;
 use shared::relay::{Direction, Limits, RelayEvent, ServerMsg, Target};
 use tokio::sync::mpsc;
 
+use process::Inherit;
 use remote::{Mode, RemoteUpstream};
 use stdio::StdioUpstream;
 
@@ -52,12 +54,14 @@ pub enum Server {
 }
 
 impl Server {
-    /// Starts what `target` names; its events go to `events`. Returns the server and the
-    /// event that says it started, or why it did not.
+    /// Starts what `target` names; its events go to `events`. A process sees `inherit` of
+    /// the relay's environment. Returns the server and the event that says it started, or
+    /// why it did not.
     pub fn start(
         target: &Target,
         demo_command: &(String, Vec<String>),
         limits: Limits,
+        inherit: Inherit,
         events: mpsc::Sender<UpstreamEvent>,
     ) -> Result<(Server, RelayEvent), String> {
         match target {
@@ -66,6 +70,15 @@ impl Server {
                 let (command, args, env, cwd) = match target {
                     Target::Stdio { command, args, env, cwd } => (command, args, env, cwd.as_deref()),
                     _ => (&demo_command.0, &demo_command.1, &no_env, None),
+                };
+                // The minimal environment is what `process::spawn` gives anyway.
+                let whole;
+                let env = match inherit {
+                    Inherit::Minimal => env,
+                    Inherit::All => {
+                        whole = inherit.environment(env);
+                        &whole
+                    }
                 };
                 StdioUpstream::start(command, args, env, cwd, limits, events)
                     .map(|(s, ev)| (Server::Stdio(s), ev))

@@ -12,7 +12,7 @@ use tokio::process::{ChildStderr, ChildStdout};
 use tokio::sync::{mpsc, watch};
 
 use super::process::{self, ProcessGuard};
-use super::{SendError, UpstreamEvent, now_ms};
+use super::{SendError, UpstreamEvent, now_ms, oversized};
 use crate::framing::LineReader;
 
 /// Frames queued for the server's stdin before the relay says it is not reading.
@@ -182,12 +182,19 @@ async fn read_frames(stdout: ChildStdout, max: usize, events: mpsc::Sender<Upstr
             }
         };
         let at_ms = now_ms();
+        // An answer too large to forward still ends its call now, not at its timeout.
+        let failed = line.truncated().then(|| oversized::failed_call(&line.bytes, line.size, max)).flatten();
         let event = match classify_line(line.bytes, line.size, max) {
             Some(Ok(frame)) => UpstreamEvent::Frame { at_ms, frame },
             Some(Err(event)) => UpstreamEvent::Relay { at_ms, event },
             None => continue,
         };
         if events.send(event).await.is_err() {
+            return;
+        }
+        if let Some(event) = failed
+            && events.send(UpstreamEvent::Relay { at_ms, event }).await.is_err()
+        {
             return;
         }
     }

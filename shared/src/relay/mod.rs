@@ -191,12 +191,14 @@ pub enum RelayEvent {
     Spawned { pid: Option<u32>, command: String, args: Vec<String> },
     /// A remote server is being reached. Header values are masked.
     Connected { transport: String, url: String, headers: Vec<String> },
-    /// A request's response stream ended before its response: that call failed, the
-    /// session goes on.
+    /// A request that will get no response: its answer was over the size limit, or (remote
+    /// servers) the HTTP request failed, was refused or its stream ended before the
+    /// response. That call failed; the session goes on.
     RequestFailed { id: serde_json::Value, message: String },
     /// One line the server wrote to stderr.
     Stderr { line: String, truncated: bool },
-    /// A stdout line that is not JSON-RPC; it was not forwarded as a message.
+    /// Server output that is not JSON-RPC (a stdout line, an HTTP body); it was not
+    /// forwarded as a message.
     InvalidFrame { preview: String, size: usize, error: String },
     /// A message over the size limit; it was dropped.
     Oversized { direction: Direction, size: usize, limit: usize },

@@ -95,7 +95,10 @@ pub fn inspect(kind: MediaKind, declared_mime: &str, data: &str) -> MediaInfo {
     if bytes == 0 {
         return MediaInfo { mime: declared, bytes, notice: Some("the data is empty".into()), playable: false };
     }
-    // The first 24 base64 characters are 18 bytes: enough for every signature above.
+    // The first 24 base64 characters are 18 bytes: enough for every signature above. Cut
+    // after trailing whitespace is gone: what is left is ASCII (checked by `decoded_len`),
+    // so no cut falls inside a character.
+    let data = data.trim_end();
     let head = STANDARD.decode(&data[..data.len().min(24)]).unwrap_or_default();
     let sniffed = sniff(&head);
     let (mime, notice) = match (declared.is_empty(), sniffed) {
@@ -169,5 +172,13 @@ mod tests {
              3 playable=false no mimeType was given and the data is of no known type"#]]
         .assert_eq(&out.join("\n"));
         assert_eq!(human_size(20 * 1024 * 1024 + 1), "20.0 MB");
+    }
+
+    #[test]
+    fn trailing_multibyte_whitespace_is_not_cut_inside() {
+        // 20 base64 characters, then ideographic spaces (3 bytes each) across byte 24.
+        let data = format!("{}\u{3000}\u{3000}", &PNG[..20]);
+        let i = inspect(MediaKind::Image, "image/png", &data);
+        assert_eq!((i.mime.as_str(), i.bytes, i.notice), ("image/png", 15, None));
     }
 }

@@ -28,6 +28,8 @@ pub use state::{CallLimits, CallState, Changed, ConnState, LogLine, Progress, Re
 pub const MAX_STDERR_LINES: usize = 500;
 /// Server log lines kept.
 pub const MAX_LOG_LINES: usize = 2000;
+/// Notices kept (at least this many of the newest; trimmed in bulk like log lines).
+pub const MAX_NOTICES: usize = 200;
 
 /// What the driver does next: send these messages to the relay, then show what changed.
 #[derive(Debug, Default, PartialEq)]
@@ -283,6 +285,10 @@ impl Session {
     /// Something to tell the person that is not a protocol matter.
     pub fn notice(&mut self, message: String) {
         self.notices.push(message);
+        // Trimmed in bulk, so a server that floats a notice per message costs O(1) each.
+        if self.notices.len() > 2 * MAX_NOTICES {
+            self.notices.drain(..self.notices.len() - MAX_NOTICES);
+        }
         self.changed.notices = true;
     }
 

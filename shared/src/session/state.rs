@@ -123,7 +123,10 @@ impl CallState {
         match self {
             CallState::Idle => "idle",
             CallState::Pending { .. } => "pending",
-            CallState::Done { outcome: CallOutcome::ProtocolError { .. }, .. } => "protocol-error",
+            // A result that does not follow the schema is the server breaking the protocol.
+            CallState::Done { outcome: CallOutcome::ProtocolError { .. } | CallOutcome::Unreadable { .. }, .. } => {
+                "protocol-error"
+            }
             CallState::Done { outcome: CallOutcome::Result { result, .. }, .. } if result.is_error == Some(true) => {
                 "tool-error"
             }

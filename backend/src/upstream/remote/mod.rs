@@ -10,20 +10,24 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, WWW_AUTHENTICATE};
+use serde::de::IgnoredAny;
 use serde_json::Value;
-use shared::recording::mask_url;
+use serde_json::value::RawValue;
+use shared::recording::{mask_url, mask_value};
 use shared::relay::{Direction, Limits, RelayEvent, Transport};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
 use super::sse::Parser;
-use super::{SendError, UpstreamEvent, now_ms};
+use super::{SendError, UpstreamEvent, now_ms, oversized};
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a legacy SSE server gets to name its message endpoint.
 const ENDPOINT_TIMEOUT: Duration = Duration::from_secs(15);
 const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";
+/// Messages of one batch body forwarded; a server that answers with more is told about.
+const MAX_BATCH_ITEMS: usize = 1000;
 
 /// Which remote transport.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,21 +58,9 @@ pub struct RemoteUpstream {
     max_message_bytes: usize,
 }
 
-/// Headers shown to people: names kept, values masked.
+/// Headers shown to people: names kept, values masked by the one rule recordings use too.
 pub fn masked(headers: &BTreeMap<String, String>) -> Vec<String> {
-    headers
-        .iter()
-        .map(|(k, v)| {
-            format!(
-                "{k}: {}",
-                if v.len() <= 4 {
-                    "••••".to_owned()
-                } else {
-                    format!("{}••••", &v[..v.len().min(7).min(v.find(' ').map_or(0, |i| i + 1))])
-                }
-            )
-        })
-        .collect()
+    headers.iter().map(|(k, v)| format!("{k}: {}", mask_value(v))).collect()
 }
 
 fn header_map(headers: &BTreeMap<String, String>) -> Result<HeaderMap, String> {
@@ -344,23 +336,40 @@ async fn fail_request(ctx: &Ctx, id: Option<Value>, message: &str) {
     }
 }
 
-/// A JSON body: one message (forwarded as the body's text) or a batch (each forwarded).
+/// A JSON body: one message (forwarded as the body's text) or a batch (each item forwarded
+/// as the exact text the server wrote for it, never re-encoded).
 async fn read_json(ctx: &Ctx, resp: reqwest::Response, request_id: Option<Value>) {
     let body = match read_limited(ctx, resp).await {
-        Some(b) => b,
-        None => return fail_request(ctx, request_id, "the response was too large or broke off").await,
+        Ok(b) => b,
+        Err(Body::Oversized { size }) => {
+            let message = oversized::over_limit(size, ctx.max);
+            return fail_request(ctx, request_id, &message).await;
+        }
+        Err(Body::Broken) => return fail_request(ctx, request_id, "the response broke off or was not UTF-8").await,
     };
     let text = body.trim();
     if text.is_empty() {
         return;
     }
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Array(items)) => {
-            for item in items {
-                ctx.frame(item.to_string()).await;
+    let read = if text.starts_with('[') {
+        serde_json::from_str::<Vec<&RawValue>>(text).map(Some)
+    } else {
+        serde_json::from_str::<IgnoredAny>(text).map(|_| None)
+    };
+    match read {
+        Ok(Some(items)) => {
+            let total = items.len();
+            for item in items.into_iter().take(MAX_BATCH_ITEMS) {
+                ctx.frame(item.get().to_owned()).await;
+            }
+            if total > MAX_BATCH_ITEMS {
+                let message = format!(
+                    "the server answered a batch of {total} messages; the first {MAX_BATCH_ITEMS} were forwarded, the rest dropped"
+                );
+                ctx.error(message).await;
             }
         }
-        Ok(_) => ctx.frame(text.to_owned()).await,
+        Ok(None) => ctx.frame(text.to_owned()).await,
         Err(e) => {
             ctx.relay(RelayEvent::InvalidFrame {
                 preview: text.chars().take(300).collect(),
@@ -373,23 +382,30 @@ async fn read_json(ctx: &Ctx, resp: reqwest::Response, request_id: Option<Value>
     }
 }
 
-async fn read_limited(ctx: &Ctx, resp: reqwest::Response) -> Option<String> {
+/// Why a body was not read whole.
+enum Body {
+    /// Over the limit: `size` is what had come when it went over (the declared length when
+    /// there is one).
+    Oversized {
+        size: usize,
+    },
+    Broken,
+}
+
+async fn read_limited(ctx: &Ctx, resp: reqwest::Response) -> Result<String, Body> {
+    let declared = resp.content_length().and_then(|n| usize::try_from(n).ok());
     let mut body = Vec::new();
     let mut stream = resp.bytes_stream();
     while let Some(chunk) = stream.next().await {
-        let chunk = chunk.ok()?;
+        let chunk = chunk.map_err(|_| Body::Broken)?;
         if body.len() + chunk.len() > ctx.max {
-            ctx.relay(RelayEvent::Oversized {
-                direction: Direction::In,
-                size: body.len() + chunk.len(),
-                limit: ctx.max,
-            })
-            .await;
-            return None;
+            let size = declared.unwrap_or(body.len() + chunk.len());
+            ctx.relay(RelayEvent::Oversized { direction: Direction::In, size, limit: ctx.max }).await;
+            return Err(Body::Oversized { size });
         }
         body.extend_from_slice(&chunk);
     }
-    String::from_utf8(body).ok()
+    String::from_utf8(body).map_err(|_| Body::Broken)
 }
 
 /// Forwards the `message` events of an SSE response; true when the response to

@@ -47,8 +47,18 @@ async fn mcp(headers: HeaderMap, body: String) -> Response {
         "expired" => StatusCode::NOT_FOUND.into_response(),
         "batch" => axum::Json(json!([{"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "a"}},
                                      {"jsonrpc": "2.0", "id": id, "result": {}}])).into_response(),
+        // Written by hand: spacing, an exponent and an escape that re-encoding would change.
+        "raw_batch" => json_body(format!(
+            "[ {{\"jsonrpc\": \"2.0\", \"method\": \"n\", \"params\": {{\"x\": 1.0e3, \"s\": \"caf\\u00e9\"}}}} ,\n  {{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{ }}}} ]"
+        )),
+        "big_batch" => json_body(format!("[{}]", vec![r#"{"jsonrpc":"2.0","method":"n"}"#; 1005].join(","))),
+        "huge" => json_body(format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"text":"{}"}}}}"#, "x".repeat(2000))),
         _ => StatusCode::ACCEPTED.into_response(),
     }
+}
+
+fn json_body(body: String) -> Response {
+    ([(CONTENT_TYPE, "application/json")], body).into_response()
 }
 
 async fn deleted(headers: HeaderMap) -> StatusCode {
@@ -148,6 +158,54 @@ async fn streamable_http_round_trips_and_failures() {
 
     up.shutdown().await;
     assert_eq!(DELETED.lock().unwrap().as_slice(), ["s-1"], "the session was not deleted");
+}
+
+#[tokio::test]
+async fn batches_pass_byte_for_byte_and_are_bounded() {
+    let base = serve().await;
+    let (tx, mut rx) = mpsc::channel(2048);
+    let (up, _) = RemoteUpstream::start(Mode::Http, &format!("{base}/mcp"), &BTreeMap::new(), LIMITS, tx).unwrap();
+    up.send(r#"{"jsonrpc":"2.0","id":1,"method":"raw_batch"}"#.into()).unwrap();
+    assert_eq!(
+        next(&mut rx).await,
+        r#"frame {"jsonrpc": "2.0", "method": "n", "params": {"x": 1.0e3, "s": "caf\u00e9"}}"#
+    );
+    assert_eq!(next(&mut rx).await, r#"frame {"jsonrpc":"2.0","id":1,"result":{ }}"#);
+
+    up.send(r#"{"jsonrpc":"2.0","id":2,"method":"big_batch"}"#.into()).unwrap();
+    for _ in 0..MAX_BATCH_ITEMS {
+        assert_eq!(next(&mut rx).await, r#"frame {"jsonrpc":"2.0","method":"n"}"#);
+    }
+    assert_eq!(
+        next(&mut rx).await,
+        r#"{"kind":"error","message":"the server answered a batch of 1005 messages; the first 1000 were forwarded, the rest dropped"}"#
+    );
+
+    up.shutdown().await;
+
+    // Too large to forward: the call fails now, not at its timeout.
+    let (tx, mut rx) = mpsc::channel(64);
+    let limits = Limits { max_message_bytes: 1024, ..LIMITS };
+    let (up, _) = RemoteUpstream::start(Mode::Http, &format!("{base}/mcp"), &BTreeMap::new(), limits, tx).unwrap();
+    up.send(r#"{"jsonrpc":"2.0","id":3,"method":"huge"}"#.into()).unwrap();
+    assert_eq!(next(&mut rx).await, r#"{"kind":"oversized","direction":"in","size":2045,"limit":1024}"#);
+    assert_eq!(
+        next(&mut rx).await,
+        r#"{"kind":"request_failed","id":3,"message":"the answer of 2045 bytes is over the limit of 1024 bytes"}"#
+    );
+    up.shutdown().await;
+}
+
+#[test]
+fn header_values_are_masked_whatever_their_characters() {
+    let headers: BTreeMap<String, String> = [
+        ("Authorization".to_string(), "Bearer sk-123".to_string()),
+        ("X-Name".to_string(), "Grüße aus Köln".to_string()),
+        // The old rule cut this at byte 7, inside the `é`.
+        ("X-Key".to_string(), "Beareré token".to_string()),
+    ]
+    .into();
+    assert_eq!(masked(&headers), ["Authorization: Bearer ••••", "X-Key: Beareré ••••", "X-Name: Grüße ••••"]);
 }
 
 #[tokio::test]

@@ -76,6 +76,21 @@ async fn oversized_lines_are_dropped_and_said() {
 }
 
 #[tokio::test]
+async fn an_oversized_answer_fails_its_call_at_once() {
+    let (_up, mut rx) =
+        sh(r#"printf '{"jsonrpc":"2.0","id":12,"result":{"text":"'; head -c 5000 /dev/zero | tr '\0' x; echo '"}}'"#);
+    let events = collect_until_exit(&mut rx).await;
+    assert_eq!(
+        events[..2],
+        [
+            r#"{"kind":"oversized","direction":"in","size":5046,"limit":4096}"#,
+            r#"{"kind":"request_failed","id":12,"message":"the answer of 5046 bytes is over the limit of 4096 bytes"}"#
+        ],
+        "{events:?}"
+    );
+}
+
+#[tokio::test]
 async fn bad_frames_from_the_page_are_refused() {
     let (up, _rx) = sh("sleep 5");
     assert!(matches!(up.send("{\"a\":\n1}".into()), Err(SendError::Invalid(m)) if m.contains("line break")));

@@ -328,6 +328,29 @@ fn protocol_and_tool_errors_are_told_apart() {
 }
 
 #[test]
+fn a_result_that_is_not_an_object_is_a_protocol_error() {
+    let mut h = Harness::connected(echo_tool());
+    let answers = [
+        (r#"null"#, "the result is null: a tools/call result must be an object"),
+        (r#"[1]"#, "the result is not an object: a tools/call result must be an object"),
+        (r#"{"content":7}"#, ""),
+    ];
+    for (id, (result, message)) in (3..).zip(answers) {
+        h.s.call_tool("echo", json!({}), LIMITS, h.at).unwrap();
+        h.flush();
+        h.server_says(&format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#));
+        assert_eq!(h.s.call().as_str(), "protocol-error", "{result}");
+        match h.s.call() {
+            CallState::Done { outcome: CallOutcome::ProtocolError { error, .. }, .. } => {
+                assert_eq!((error.code, error.message.as_str()), (-32603, message));
+            }
+            CallState::Done { outcome: CallOutcome::Unreadable { .. }, .. } => assert_eq!(message, "", "{result}"),
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
 fn progress_resets_the_timeout() {
     let mut h = Harness::connected(echo_tool());
     let start = h.at;
@@ -532,6 +555,17 @@ fn only_what_changed_is_flagged() {
     let fx = h.s.drain();
     assert_eq!(fx.changed, Changed { call: true, ..Changed::default() });
     assert_eq!(h.s.drain(), Effects::default(), "drained");
+}
+
+#[test]
+fn notices_keep_the_newest_few_hundred() {
+    let mut h = Harness::new();
+    for i in 0..5 * MAX_NOTICES {
+        h.s.notice(format!("n{i}"));
+    }
+    let n = h.s.notices();
+    assert!((MAX_NOTICES..=2 * MAX_NOTICES).contains(&n.len()), "{} kept", n.len());
+    assert_eq!(n.last().map(String::as_str), Some(format!("n{}", 5 * MAX_NOTICES - 1).as_str()));
 }
 
 mod playback;
