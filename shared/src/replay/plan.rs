@@ -354,7 +354,20 @@ impl Replay {
         } else {
             RowState::Different
         };
+        self.push_row(i, state, (changes, truncated), note, Some(live));
+    }
+
+    /// Adds the row of request `i`, with the recorded answer beside the live one.
+    fn push_row(
+        &mut self,
+        i: usize,
+        state: RowState,
+        (changes, truncated): (Vec<super::Change>, bool),
+        note: Option<String>,
+        live: Option<Value>,
+    ) {
         let r = &self.requests[i];
+        let recorded = r.response.clone().unwrap_or(Value::Null);
         self.rows.push(ReplayRow {
             index: i,
             line: r.line,
@@ -365,24 +378,12 @@ impl Replay {
             truncated,
             note,
             recorded,
-            live: Some(live),
+            live,
         });
     }
 
     fn row(&mut self, i: usize, state: RowState, live: Option<Value>, note: Option<String>) {
-        let r = &self.requests[i];
-        self.rows.push(ReplayRow {
-            index: i,
-            line: r.line,
-            method: r.method.clone(),
-            tool: tool_of(r),
-            state,
-            changes: Vec::new(),
-            truncated: false,
-            note,
-            recorded: r.response.clone().unwrap_or(Value::Null),
-            live,
-        });
+        self.push_row(i, state, (Vec::new(), false), note, live);
     }
 }
 
