@@ -1,18 +1,19 @@
-//! The page's one use of HTTP besides its socket: fetching a text from the relay.
+//! The page's one use of HTTP besides its socket: fetching the relay's recording; and
+//! reading files a person picked.
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// The body of `GET url` as text, or why not.
-pub async fn text(url: &str) -> Result<String, String> {
+/// The body of `GET url`, to be read a slice at a time, or why not.
+pub async fn blob(url: &str) -> Result<web_sys::Blob, String> {
     let window = web_sys::window().ok_or("no window")?;
     let response = JsFuture::from(window.fetch_with_str(url)).await.map_err(describe)?;
     let response: web_sys::Response = response.dyn_into().map_err(|_| "not a response".to_owned())?;
     if !response.ok() {
         return Err(format!("HTTP {} {}", response.status(), response.status_text()));
     }
-    let body = JsFuture::from(response.text().map_err(describe)?).await.map_err(describe)?;
-    body.as_string().ok_or_else(|| "the body is not text".to_owned())
+    let body = JsFuture::from(response.blob().map_err(describe)?).await.map_err(describe)?;
+    body.dyn_into().map_err(|_| "the body is not a blob".to_owned())
 }
 
 /// The bytes of a blob (a slice of a file a person picked or dropped).

@@ -86,6 +86,21 @@ async fn position(b: &Browser) -> Result<(usize, usize)> {
     Ok((n(0), n(1)))
 }
 
+/// Polls the playback position until `done` holds for it, or `limit` passes.
+async fn wait_for(b: &Browser, done: impl Fn((usize, usize)) -> bool, limit: Duration, what: &str) -> Result<()> {
+    let started = Instant::now();
+    loop {
+        let at = position(b).await?;
+        if done(at) {
+            return Ok(());
+        }
+        if started.elapsed() > limit {
+            bail!("no {what} within {limit:?} (at {} of {})", at.0, at.1);
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 pub async fn open_large(bin: &std::path::Path, megabytes: usize) -> Result<RecordingRun> {
     let file = std::env::temp_dir().join(format!("mcp-playground-bench-{megabytes}mb-{}.jsonl", std::process::id()));
     let entries = generate(&file, megabytes)?;
@@ -97,31 +112,13 @@ pub async fn open_large(bin: &std::path::Path, megabytes: usize) -> Result<Recor
     b.client.execute(FRAME_WATCH, vec![]).await?;
     let started = Instant::now();
     b.id("recording-import").await?.send_keys(&file.to_string_lossy()).await?;
-    loop {
-        let (_, total) = position(&b).await?;
-        if total == entries {
-            break;
-        }
-        if started.elapsed() > Duration::from_secs(300) {
-            bail!("the recording was not ready within 5 minutes");
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    wait_for(&b, |(_, total)| total == entries, Duration::from_secs(300), "the recording ready to play").await?;
     let ready_s = started.elapsed().as_secs_f64();
     let ready_longest_frame_ms = longest_gap(&b).await?;
     b.id("replay-speed").await?.select_by_value("max").await?;
     let started = Instant::now();
     b.id("replay-play").await?.click().await?;
-    loop {
-        let (index, total) = position(&b).await?;
-        if index == total {
-            break;
-        }
-        if started.elapsed() > Duration::from_secs(600) {
-            bail!("playback did not end within 10 minutes ({index} of {total})");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    wait_for(&b, |(index, total)| index == total, Duration::from_secs(600), "the end of playback").await?;
     let played_s = started.elapsed().as_secs_f64();
     let played_longest_frame_ms = longest_gap(&b).await?;
     b.close().await?;

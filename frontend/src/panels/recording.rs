@@ -153,7 +153,7 @@ impl Store {
     pub fn open_file(self, file: web_sys::File) {
         let name = file.name();
         leptos::task::spawn_local(async move {
-            if let Err(e) = self.read_file(file).await {
+            if let Err(e) = self.read_recording(name.clone(), &file).await {
                 self.loading.set(None);
                 self.notice(format!("{name} could not be read: {e}"));
             }

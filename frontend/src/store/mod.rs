@@ -279,9 +279,14 @@ impl Store {
     fn fetch_recording(self) {
         let Some(token) = token_from_location() else { return };
         leptos::task::spawn_local(async move {
-            match crate::fetch::text(&format!("/api/recording?token={token}")).await {
-                Ok(text) => self.load_recording("the recording the relay opened".into(), text),
-                Err(e) => self.notice(format!("the relay's recording could not be fetched: {e}")),
+            let name = "the recording the relay opened".to_owned();
+            let read = match crate::fetch::blob(&format!("/api/recording?token={token}")).await {
+                Ok(blob) => self.read_recording(name, &blob).await,
+                Err(e) => Err(e),
+            };
+            if let Err(e) = read {
+                self.loading.set(None);
+                self.notice(format!("the relay's recording could not be fetched: {e}"));
             }
         });
     }

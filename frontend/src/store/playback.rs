@@ -6,13 +6,11 @@
 use std::time::Duration;
 
 use leptos::prelude::*;
-use shared::recording::{ByteReader, Entry, Header, Reader};
+use shared::recording::{ByteReader, Entry, Header};
 use shared::session::{Changed, RelayInfo, Session};
 
 use super::Store;
 
-/// Lines read between two breaths of the page.
-const LINES_PER_SLICE: usize = 2000;
 /// Bytes of a file read between two breaths of the page.
 const FILE_SLICE: f64 = 4.0 * 1024.0 * 1024.0;
 /// Milliseconds of work per frame at the speed "as fast as possible" (the page stays smooth).
@@ -81,21 +79,10 @@ impl Store {
         self.playback.with(Option::is_some)
     }
 
-    /// Reads a recording file and switches to playback; what is wrong with it is said,
-    /// line by line, and what can be played is played.
-    pub fn load_recording(self, name: String, text: String) {
-        let reader = match Reader::start(&text) {
-            Ok(r) => r,
-            Err(p) => return self.notice(format!("{name} cannot be played: {p}")),
-        };
-        self.loading.set(Some(Loading { name: name.clone(), percent: 0 }));
-        self.read_slices(name, text, reader);
-    }
-
-    /// Reads a picked or dropped file a slice at a time (the page never holds all of it
-    /// as one string in the browser), then plays it.
-    pub async fn read_file(self, file: web_sys::File) -> Result<(), String> {
-        let name = file.name();
+    /// Reads a recording a slice at a time (a picked or dropped file, or the one the relay
+    /// opened: the page never holds it as one string in the browser), then plays it; what
+    /// is wrong with it is said, line by line, and what can be played is played.
+    pub async fn read_recording(self, name: String, file: &web_sys::Blob) -> Result<(), String> {
         let size = file.size();
         let mut reader = ByteReader::new();
         let mut bytes = Vec::with_capacity(size as usize);
@@ -124,20 +111,6 @@ impl Store {
         let text = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         self.start_playback(name, recording.header, recording.entries, text, recording.problems);
         Ok(())
-    }
-
-    fn read_slices(self, name: String, text: String, mut reader: Reader) {
-        let more = reader.read(&text, LINES_PER_SLICE);
-        if more {
-            let percent = (reader.progress().1 as f64 / text.len().max(1) as f64 * 100.0) as u32;
-            self.loading.set(Some(Loading { name: name.clone(), percent }));
-            // A breath for the page between slices: it stays responsive while it reads.
-            set_timeout(move || self.read_slices(name, text, reader), Duration::ZERO);
-            return;
-        }
-        self.loading.set(None);
-        let recording = reader.finish();
-        self.start_playback(name, recording.header, recording.entries, text, recording.problems);
     }
 
     fn start_playback(
