@@ -9,14 +9,11 @@ use std::sync::Arc;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use shared::recording::{Header, Recorder};
 use shared::relay::{ClientMsg, ConfiguredServer, Limits, RELAY_PROTOCOL, RelayEvent, ServerMsg, Target};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 
 use crate::record::RecordFile;
 use crate::upstream::process::Inherit;
-use crate::upstream::{Server, UpstreamEvent, now_ms};
-
-/// Events queued from an upstream before its readers wait for the page.
-const EVENT_QUEUE: usize = 256;
+use crate::upstream::{EventReceiver, Server, UpstreamEvent, event_queue, now_ms};
 
 /// Most messages written to the page's socket before it is flushed.
 const FLUSH_BATCH: usize = 64;
@@ -41,7 +38,7 @@ pub struct SessionConfig {
 
 struct Upstream {
     server: Server,
-    events: mpsc::Receiver<UpstreamEvent>,
+    events: EventReceiver,
 }
 
 /// Runs a session until the page goes away or the relay shuts down; the upstream server,
@@ -76,20 +73,24 @@ where
                 Some(text) => on_client_message(&text, &config, &mut upstream, &mut out).await,
                 None => break,
             },
-            Some(event) = next_event => {
+            Some(first) = next_event => {
                 // Whatever else is already queued goes into the same flush: one write to
-                // the socket for a burst of answers, not one each.
-                let mut next = Some(event);
-                let mut batch = 0;
-                while let Some(event) = next.take() {
+                // the socket for a burst of answers, not one each. The events' shares of
+                // the queue's bytes are given back once the socket has taken them, so a
+                // page that reads slowly holds its server back.
+                let mut next = Some(first);
+                let mut shares = Vec::new();
+                while let Some((event, share)) = next.take() {
+                    shares.push(share);
                     if !on_upstream_event(event, &mut upstream, &mut out).await {
                         break;
                     }
-                    batch += 1;
-                    if batch < FLUSH_BATCH {
-                        next = upstream.as_mut().and_then(|u| u.events.try_recv().ok());
+                    if shares.len() < FLUSH_BATCH {
+                        next = upstream.as_mut().and_then(|u| u.events.try_recv());
                     }
                 }
+                out.flush().await;
+                drop(shares);
             }
             _ = shutdown.changed() => break,
         }
@@ -144,7 +145,7 @@ async fn on_client_message<Tx: Sink<String> + Unpin>(
             if let Some(dir) = &config.record_dir {
                 out.start_recording(dir, &target);
             }
-            let (events_tx, events) = mpsc::channel(EVENT_QUEUE);
+            let (events_tx, events) = event_queue(config.limits);
             let started = Server::start(&target, &config.demo_command, config.limits, config.inherit_env, events_tx);
             match started {
                 Ok((server, event)) => {
@@ -175,7 +176,7 @@ async fn on_client_message<Tx: Sink<String> + Unpin>(
             Some(mut u) => {
                 u.server.shutdown().await;
                 // The exit and any last words are reported before the session says it closed.
-                while let Ok(event) = u.events.try_recv() {
+                while let Some((event, _share)) = u.events.try_recv() {
                     out.forward(event).await;
                 }
                 close(None, "disconnected", out).await;
@@ -187,7 +188,7 @@ async fn on_client_message<Tx: Sink<String> + Unpin>(
 
 async fn close<Tx: Sink<String> + Unpin>(upstream: Option<Upstream>, reason: &str, out: &mut Outbox<'_, Tx>) {
     if let Some(mut u) = upstream {
-        while let Ok(event) = u.events.try_recv() {
+        while let Some((event, _share)) = u.events.try_recv() {
             out.forward(event).await;
         }
         // Dropping the server kills whatever is left of its process group.

@@ -8,14 +8,10 @@ use std::time::{Duration, Instant};
 
 use shared::relay::{ClientMsg, Limits, RelayEvent, ServerMsg, Target};
 use shared::session::{Changed, ConnState, Session};
-use tokio::sync::mpsc;
 
 use crate::record::RecordFile;
 use crate::upstream::process::Inherit;
-use crate::upstream::{Server, UpstreamEvent, now_ms};
-
-/// Events queued from the upstream before its readers wait.
-const EVENT_QUEUE: usize = 256;
+use crate::upstream::{EventReceiver, Server, UpstreamEvent, event_queue, now_ms};
 
 /// How long the server gets to end when the command is done.
 const GOODBYE: Duration = Duration::from_secs(3);
@@ -48,7 +44,7 @@ type Watch = Box<dyn FnMut(&Session, Changed) + Send>;
 /// A session and the server it reaches.
 pub struct Driver {
     pub session: Session,
-    server: Option<(Server, mpsc::Receiver<UpstreamEvent>)>,
+    server: Option<(Server, EventReceiver)>,
     limits: Limits,
     demo_command: (String, Vec<String>),
     inherit: Inherit,
@@ -121,7 +117,7 @@ impl Driver {
                 }
             };
             match next {
-                Some(Some(event)) => {
+                Some(Some((event, _share))) => {
                     quiet_since = Instant::now();
                     self.upstream_event(event).await;
                 }
@@ -180,7 +176,7 @@ impl Driver {
                 if let Some((server, _)) = self.server.take() {
                     server.shutdown().await;
                 }
-                let (tx, rx) = mpsc::channel(EVENT_QUEUE);
+                let (tx, rx) = event_queue(self.limits);
                 match Server::start(&target, &self.demo_command, self.limits, self.inherit, tx) {
                     Ok((server, started)) => {
                         self.server = Some((server, rx));
@@ -206,7 +202,7 @@ impl Driver {
                 if let Some((server, mut events)) = self.server.take() {
                     server.shutdown_within(EXIT_GRACE).await;
                     // The exit and any last words come before the close, as on the page.
-                    while let Ok(event) = events.try_recv() {
+                    while let Some((event, _)) = events.try_recv() {
                         self.feed(event.into_server_msg());
                     }
                 }
@@ -227,7 +223,7 @@ impl Driver {
         if exited {
             // As the relay does: what is left is reported, the process group is killed.
             if let Some((server, mut events)) = self.server.take() {
-                while let Ok(event) = events.try_recv() {
+                while let Some((event, _)) = events.try_recv() {
                     self.feed(event.into_server_msg());
                 }
                 drop(server);

@@ -21,8 +21,13 @@ fn start() -> Page {
 }
 
 fn start_recording(record_dir: Option<std::path::PathBuf>) -> Page {
+    start_with(record_dir, 256)
+}
+
+/// A page whose socket holds at most `socket` messages it has not read.
+fn start_with(record_dir: Option<std::path::PathBuf>, socket: usize) -> Page {
     let (to_relay, relay_in) = tmpsc::channel::<String>(16);
-    let (relay_out, from_relay) = tmpsc::channel::<String>(256);
+    let (relay_out, from_relay) = tmpsc::channel::<String>(socket);
     let rx = Box::pin(stream::unfold(relay_in, |mut r| async move { r.recv().await.map(|m| (m, r)) }));
     let tx = Box::pin(sink::unfold(relay_out, |s, m: String| async move {
         s.send(m).await.map_err(|_| ())?;
@@ -198,5 +203,58 @@ async fn with_record_dir_each_connection_is_a_file_of_what_the_page_saw() {
             Some(shared::recording::Entry::Event { event: RelayEvent::Closed { .. } | RelayEvent::Spawned { .. }, .. })
         ));
     }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn a_page_that_does_not_read_holds_its_server_back_by_bytes() {
+    // Frames of ~1 MB: the old queue of 256 messages would have taken 256 MB of them.
+    let dir = std::env::temp_dir().join(format!("mcp-playground-slow-page-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let count_file = dir.join("written");
+    let script = format!(
+        r#"import sys
+line = '{{"jsonrpc":"2.0","method":"notifications/message","params":{{"data":"' + 'x' * 1000000 + '"}}}}\n'
+n = 0
+while True:
+    sys.stdout.write(line)
+    sys.stdout.flush()
+    n += 1
+    open({path:?}, "w").write(str(n))
+"#,
+        path = count_file.to_str().unwrap()
+    );
+    let mut page = start_with(None, 1);
+    page.send(
+        json!({"type": "connect", "target": {"transport": "stdio", "command": "python3", "args": ["-c", script]}}),
+    )
+    .await;
+    page.until(is_event("spawned")).await;
+    // From here on the page reads nothing. The server writes until the relay stops reading
+    // it; wait until its count has not moved for a second.
+    let written = || std::fs::read_to_string(&count_file).ok().and_then(|t| t.parse::<u64>().ok()).unwrap_or(0);
+    let (mut last, mut still) = (written(), 0);
+    for _ in 0..200 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let now = written();
+        still = if now == last { still + 1 } else { 0 };
+        last = now;
+        if still >= 10 && now > 0 {
+            break;
+        }
+    }
+    assert!(still >= 10, "the server never stopped writing: {last} frames");
+    // The byte budget (64 MiB) holds 67 frames; a pipe, the socket and one batch in hand a
+    // few more. Bounded by count alone, the relay would have read 256 and more.
+    assert!(last < 100, "the relay read {last} frames of 1 MB for a page that reads nothing");
+    // Once the page reads again, everything comes, in order.
+    let mut seen = 0;
+    while seen < 150 {
+        let m = page.next().await;
+        if m["type"] == "message" {
+            seen += 1;
+        }
+    }
+    drop(page);
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -3,6 +3,7 @@
 
 pub mod oversized;
 pub mod process;
+pub mod queue;
 pub mod remote;
 pub mod sse;
 pub mod stdio;
@@ -10,7 +11,6 @@ pub mod stdio;
 use std::collections::BTreeMap;
 
 use shared::relay::{Direction, Limits, RelayEvent, ServerMsg, Target};
-use tokio::sync::mpsc;
 
 use process::Inherit;
 use remote::{Mode, RemoteUpstream};
@@ -47,6 +47,53 @@ impl UpstreamEvent {
     }
 }
 
+impl queue::Weight for UpstreamEvent {
+    fn weight(&self) -> usize {
+        match self {
+            UpstreamEvent::Frame { frame, .. } | UpstreamEvent::Written { frame, .. } => frame.len(),
+            // Stderr lines and previews are bounded; what else an event holds is small.
+            UpstreamEvent::Relay { event, .. } => 256 + relay_event_text(event),
+            UpstreamEvent::Ended { reason } => 256 + reason.len(),
+        }
+    }
+}
+
+/// The bytes of text an event carries, where it can carry many.
+fn relay_event_text(event: &RelayEvent) -> usize {
+    match event {
+        RelayEvent::Stderr { line, .. } => line.len(),
+        RelayEvent::InvalidFrame { preview, error, .. } => preview.len() + error.len(),
+        RelayEvent::Error { message } | RelayEvent::Note { message } => message.len(),
+        _ => 0,
+    }
+}
+
+impl queue::Weight for String {
+    fn weight(&self) -> usize {
+        self.len()
+    }
+}
+
+/// Where an upstream's events go: a queue toward the page bounded in bytes.
+pub type EventSender = queue::Sender<UpstreamEvent>;
+pub type EventReceiver = queue::Receiver<UpstreamEvent>;
+
+/// Events queued from an upstream before its readers wait for the page.
+const EVENT_QUEUE: usize = 256;
+
+/// The queue between an upstream and its session: at most [`EVENT_QUEUE`] events and, in
+/// bytes, twice the largest message or 64 MiB, whichever is more. A server that writes
+/// faster than the page reads is not read from until the page has caught up: it blocks on
+/// its own output, and the relay does not grow.
+pub fn event_queue(limits: Limits) -> (EventSender, EventReceiver) {
+    queue::bounded(EVENT_QUEUE, queue_bytes(limits))
+}
+
+/// The byte budget of a session's queues (toward the page, and toward a server's stdin).
+pub fn queue_bytes(limits: Limits) -> usize {
+    limits.max_message_bytes.saturating_mul(2).max(64 << 20)
+}
+
 /// A server process, or a remote server.
 pub enum Server {
     Stdio(StdioUpstream),
@@ -62,7 +109,7 @@ impl Server {
         demo_command: &(String, Vec<String>),
         limits: Limits,
         inherit: Inherit,
-        events: mpsc::Sender<UpstreamEvent>,
+        events: EventSender,
     ) -> Result<(Server, RelayEvent), String> {
         match target {
             Target::Demo | Target::Stdio { .. } => {

@@ -9,13 +9,15 @@ use nix::sys::signal::Signal;
 use shared::relay::{Direction, Limits, RelayEvent};
 use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::process::{ChildStderr, ChildStdout};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 
 use super::process::{self, ProcessGuard};
-use super::{SendError, UpstreamEvent, now_ms, oversized};
+use super::queue::{self, Refused};
+use super::{EventSender, SendError, UpstreamEvent, now_ms, oversized, queue_bytes};
 use crate::framing::LineReader;
 
-/// Frames queued for the server's stdin before the relay says it is not reading.
+/// Frames queued for the server's stdin before the relay says it is not reading (the bytes
+/// they may hold are bounded too, by [`queue_bytes`]).
 const STDIN_QUEUE: usize = 256;
 /// How long a server gets to leave on its own after its stdin closes, then after SIGTERM.
 const GRACE: Duration = Duration::from_millis(1500);
@@ -26,7 +28,7 @@ const PREVIEW_CHARS: usize = 300;
 #[derive(Debug)]
 pub struct StdioUpstream {
     guard: ProcessGuard,
-    to_server: mpsc::Sender<String>,
+    to_server: queue::Sender<String>,
     exited: watch::Receiver<bool>,
     max_message_bytes: usize,
 }
@@ -39,14 +41,14 @@ impl StdioUpstream {
         env: &BTreeMap<String, String>,
         cwd: Option<&str>,
         limits: Limits,
-        events: mpsc::Sender<UpstreamEvent>,
+        events: EventSender,
     ) -> std::io::Result<(Self, RelayEvent)> {
         let (mut child, guard) = process::spawn(command, args, env, cwd)?;
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
 
-        let (to_server, from_session) = mpsc::channel::<String>(STDIN_QUEUE);
+        let (to_server, from_session) = queue::bounded::<String>(STDIN_QUEUE, queue_bytes(limits));
         tokio::spawn(write_frames(stdin, from_session, events.clone()));
         let stdout_task = tokio::spawn(read_frames(stdout, limits.max_message_bytes, events.clone()));
         tokio::spawn(read_stderr(stderr, limits.max_stderr_line_bytes, events.clone()));
@@ -82,8 +84,8 @@ impl StdioUpstream {
     pub fn send(&self, frame: String) -> Result<(), SendError> {
         check_frame(&frame, self.max_message_bytes)?;
         self.to_server.try_send(frame).map_err(|e| match e {
-            mpsc::error::TrySendError::Full(_) => SendError::Backlog,
-            mpsc::error::TrySendError::Closed(_) => SendError::Closed,
+            Refused::Full => SendError::Backlog,
+            Refused::Closed => SendError::Closed,
         })
     }
 
@@ -122,20 +124,21 @@ pub fn check_frame(frame: &str, limit: usize) -> Result<(), SendError> {
 /// Most frames written to stdin in one system call.
 const WRITE_BATCH: usize = 64;
 
-async fn write_frames(
-    mut stdin: tokio::process::ChildStdin,
-    mut frames: mpsc::Receiver<String>,
-    events: mpsc::Sender<UpstreamEvent>,
-) {
+async fn write_frames(mut stdin: tokio::process::ChildStdin, mut frames: queue::Receiver<String>, events: EventSender) {
     // Frames that queued up while the last write was under way go out in one write: one
     // system call and one wake-up of the server for many calls in flight.
     let mut buf = Vec::new();
-    while let Some(first) = frames.recv().await {
+    while let Some((first, share)) = frames.recv().await {
         let mut batch = vec![first];
+        // Each frame's share of the queue's bytes is given back once it is written.
+        let mut shares = vec![share];
         while batch.len() < WRITE_BATCH {
             match frames.try_recv() {
-                Ok(frame) => batch.push(frame),
-                Err(_) => break,
+                Some((frame, share)) => {
+                    batch.push(frame);
+                    shares.push(share);
+                }
+                None => break,
             }
         }
         buf.clear();
@@ -161,6 +164,7 @@ async fn write_frames(
             let _ = events.send(UpstreamEvent::Relay { at_ms: now_ms(), event: RelayEvent::Error { message } }).await;
             return;
         }
+        drop(shares);
         // A burst of large frames should not pin a large buffer for the session's life.
         if buf.capacity() > 1 << 20 {
             buf = Vec::new();
@@ -169,7 +173,7 @@ async fn write_frames(
     // Dropping stdin here closes it: the first step of a stdio shutdown.
 }
 
-async fn read_frames(stdout: ChildStdout, max: usize, events: mpsc::Sender<UpstreamEvent>) {
+async fn read_frames(stdout: ChildStdout, max: usize, events: EventSender) {
     let mut lines = LineReader::new(BufReader::with_capacity(64 * 1024, stdout), max);
     loop {
         let line = match lines.next_line().await {
@@ -229,7 +233,7 @@ fn preview(text: &str) -> String {
     p
 }
 
-async fn read_stderr(stderr: ChildStderr, max: usize, events: mpsc::Sender<UpstreamEvent>) {
+async fn read_stderr(stderr: ChildStderr, max: usize, events: EventSender) {
     let mut lines = LineReader::new(BufReader::new(stderr), max);
     while let Ok(Some(line)) = lines.next_line().await {
         let truncated = line.truncated();

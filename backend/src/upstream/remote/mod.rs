@@ -19,7 +19,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
 use super::sse::Parser;
-use super::{SendError, UpstreamEvent, now_ms, oversized};
+use super::{EventSender, SendError, UpstreamEvent, now_ms, oversized};
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a legacy SSE server gets to name its message endpoint.
@@ -101,7 +101,7 @@ struct Ctx {
     url: url::Url,
     headers: HeaderMap,
     state: Arc<Mutex<State>>,
-    events: mpsc::Sender<UpstreamEvent>,
+    events: EventSender,
     max: usize,
     endpoint_ready: watch::Receiver<bool>,
     endpoint_tx: Arc<watch::Sender<bool>>,
@@ -134,7 +134,7 @@ impl RemoteUpstream {
         url: &str,
         headers: &BTreeMap<String, String>,
         limits: Limits,
-        events: mpsc::Sender<UpstreamEvent>,
+        events: EventSender,
     ) -> Result<(Self, RelayEvent), String> {
         let parsed = parse_url(url)?;
         let header_map = header_map(headers)?;

@@ -82,10 +82,12 @@ async fn serve() -> String {
 
 const LIMITS: Limits = Limits { max_message_bytes: 1 << 20, max_stderr_line_bytes: 1024 };
 
-async fn next(rx: &mut mpsc::Receiver<UpstreamEvent>) -> String {
+async fn next(rx: &mut crate::upstream::EventReceiver) -> String {
     loop {
-        let ev =
-            tokio::time::timeout(Duration::from_secs(10), rx.recv()).await.expect("an event in time").expect("open");
+        let ev = tokio::time::timeout(Duration::from_secs(10), rx.recv_item())
+            .await
+            .expect("an event in time")
+            .expect("open");
         match ev {
             UpstreamEvent::Frame { frame, .. } => return format!("frame {frame}"),
             UpstreamEvent::Written { .. } => continue,
@@ -98,7 +100,7 @@ async fn next(rx: &mut mpsc::Receiver<UpstreamEvent>) -> String {
 #[tokio::test]
 async fn streamable_http_round_trips_and_failures() {
     let base = serve().await;
-    let (tx, mut rx) = mpsc::channel(64);
+    let (tx, mut rx) = crate::upstream::queue::bounded(64, 1 << 30);
     let headers: BTreeMap<String, String> = [("X-Custom".to_string(), "yes".to_string())].into();
     let (up, connected) = RemoteUpstream::start(Mode::Http, &format!("{base}/mcp"), &headers, LIMITS, tx).unwrap();
     assert!(matches!(connected, RelayEvent::Connected { headers, .. } if headers == ["X-Custom: ••••"]));
@@ -107,7 +109,7 @@ async fn streamable_http_round_trips_and_failures() {
         "http://u:pw@127.0.0.1:9/mcp?key=s3cret",
         &headers,
         LIMITS,
-        mpsc::channel(1).0,
+        crate::upstream::queue::bounded(1, 1 << 30).0,
     )
     .unwrap();
     assert!(
@@ -163,7 +165,7 @@ async fn streamable_http_round_trips_and_failures() {
 #[tokio::test]
 async fn batches_pass_byte_for_byte_and_are_bounded() {
     let base = serve().await;
-    let (tx, mut rx) = mpsc::channel(2048);
+    let (tx, mut rx) = crate::upstream::queue::bounded(2048, 1 << 30);
     let (up, _) = RemoteUpstream::start(Mode::Http, &format!("{base}/mcp"), &BTreeMap::new(), LIMITS, tx).unwrap();
     up.send(r#"{"jsonrpc":"2.0","id":1,"method":"raw_batch"}"#.into()).unwrap();
     assert_eq!(
@@ -184,7 +186,7 @@ async fn batches_pass_byte_for_byte_and_are_bounded() {
     up.shutdown().await;
 
     // Too large to forward: the call fails now, not at its timeout.
-    let (tx, mut rx) = mpsc::channel(64);
+    let (tx, mut rx) = crate::upstream::queue::bounded(64, 1 << 30);
     let limits = Limits { max_message_bytes: 1024, ..LIMITS };
     let (up, _) = RemoteUpstream::start(Mode::Http, &format!("{base}/mcp"), &BTreeMap::new(), limits, tx).unwrap();
     up.send(r#"{"jsonrpc":"2.0","id":3,"method":"huge"}"#.into()).unwrap();
@@ -211,7 +213,7 @@ fn header_values_are_masked_whatever_their_characters() {
 #[tokio::test]
 async fn unauthorized_says_so_with_www_authenticate() {
     let base = serve().await;
-    let (tx, mut rx) = mpsc::channel(64);
+    let (tx, mut rx) = crate::upstream::queue::bounded(64, 1 << 30);
     let (up, _) = RemoteUpstream::start(Mode::Http, &format!("{base}/auth"), &BTreeMap::new(), LIMITS, tx).unwrap();
     up.send(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#.into()).unwrap();
     let e = next(&mut rx).await;
@@ -224,7 +226,7 @@ async fn unauthorized_says_so_with_www_authenticate() {
 
 #[tokio::test]
 async fn refuses_bad_urls_headers_and_unreachable_servers() {
-    let (tx, mut rx) = mpsc::channel(64);
+    let (tx, mut rx) = crate::upstream::queue::bounded(64, 1 << 30);
     assert!(
         RemoteUpstream::start(Mode::Http, "ftp://x/", &BTreeMap::new(), LIMITS, tx.clone())
             .unwrap_err()

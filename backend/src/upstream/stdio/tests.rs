@@ -6,18 +6,19 @@ use super::*;
 
 const LIMITS: Limits = Limits { max_message_bytes: 4096, max_stderr_line_bytes: 64 };
 
-fn sh(script: &str) -> (StdioUpstream, mpsc::Receiver<UpstreamEvent>) {
-    let (tx, rx) = mpsc::channel(64);
+fn sh(script: &str) -> (StdioUpstream, crate::upstream::EventReceiver) {
+    let (tx, rx) = crate::upstream::queue::bounded(64, 1 << 30);
     let (up, spawned) =
         StdioUpstream::start("sh", &["-c".into(), script.into()], &BTreeMap::new(), None, LIMITS, tx).unwrap();
     assert!(matches!(spawned, RelayEvent::Spawned { pid: Some(p), .. } if p == up.pid()));
     (up, rx)
 }
 
-async fn collect_until_exit(rx: &mut mpsc::Receiver<UpstreamEvent>) -> Vec<String> {
+async fn collect_until_exit(rx: &mut crate::upstream::EventReceiver) -> Vec<String> {
     let mut out = Vec::new();
     loop {
-        let ev = tokio::time::timeout(Duration::from_secs(10), rx.recv()).await.expect("event in time").expect("open");
+        let ev =
+            tokio::time::timeout(Duration::from_secs(10), rx.recv_item()).await.expect("event in time").expect("open");
         let line = match ev {
             UpstreamEvent::Frame { frame, .. } => format!("frame {frame}"),
             UpstreamEvent::Written { frame, .. } => format!("written {frame}"),
@@ -105,7 +106,7 @@ async fn shutdown_ends_a_server_that_ignores_stdin_and_sigterm() {
         r#"trap '' TERM; sleep 300 & echo "{\"jsonrpc\":\"2.0\",\"method\":\"pid\",\"params\":$!}"; while true; do sleep 0.2; done"#,
     );
     let grandchild = loop {
-        if let Some(UpstreamEvent::Frame { frame, .. }) = rx.recv().await {
+        if let Some(UpstreamEvent::Frame { frame, .. }) = rx.recv_item().await {
             let v: serde_json::Value = serde_json::from_str(&frame).unwrap();
             break v["params"].as_u64().unwrap() as u32;
         }
@@ -128,7 +129,7 @@ async fn shutdown_ends_a_server_that_ignores_stdin_and_sigterm() {
 async fn dropping_the_upstream_kills_the_whole_group() {
     let (up, mut rx) = sh(r#"sleep 300 & echo "{\"jsonrpc\":\"2.0\",\"method\":\"pid\",\"params\":$!}"; wait"#);
     let grandchild = loop {
-        if let Some(UpstreamEvent::Frame { frame, .. }) = rx.recv().await {
+        if let Some(UpstreamEvent::Frame { frame, .. }) = rx.recv_item().await {
             let v: serde_json::Value = serde_json::from_str(&frame).unwrap();
             break v["params"].as_u64().unwrap() as u32;
         }
