@@ -6,6 +6,7 @@ mod cli;
 mod config;
 mod conformance;
 mod demo;
+mod environment;
 mod everything;
 mod flows;
 mod forms;
