@@ -5,6 +5,8 @@ pub mod oversized;
 pub mod process;
 pub mod remote;
 pub mod sse;
+#[cfg(test)]
+mod sse_props;
 pub mod stdio;
 
 use std::collections::BTreeMap;
