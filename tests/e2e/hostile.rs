@@ -143,13 +143,7 @@ fn tools_with_bad_input_schemas_are_listed_and_none_breaks_a_call() -> Result<()
     ensure!(r.code == 0, "{}", brief(&r));
     let v: Value = serde_json::from_str(&r.stdout).with_context(|| brief(&r))?;
     let names: Vec<&str> = v["tools"].as_array().into_iter().flatten().filter_map(|t| t["name"].as_str()).collect();
-    let bad = [
-        "no_schema",
-        "schema_is_string",
-        "schema_is_null",
-        "schema_is_array",
-        "broken_ref",
-    ];
+    let bad = ["no_schema", "schema_is_string", "schema_is_null", "schema_is_array", "broken_ref"];
     for name in bad.iter().chain(&["schema_of_a_string", "self_ref_all_of"]) {
         ensure!(names.contains(name), "{name} is not listed: {names:?}");
     }
@@ -179,7 +173,8 @@ async fn connect(pg: &Playground, mode: &str) -> Result<(Session, String)> {
 
 /// Sends `tools/call` of `tool` with request id `id`.
 async fn call(s: &mut Session, id: Value, tool: &str, arguments: Value) -> Result<()> {
-    let frame = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}});
+    let frame =
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}});
     s.tx.frame(&frame.to_string()).await
 }
 
@@ -328,8 +323,7 @@ async fn over_the_socket_server_requests_mid_call_travel_both_ways() -> Result<(
     until(&mut s.rx, "roots/list from the server", |m| is_request(m, "roots/list")).await?;
     s.tx.frame(r#"{"jsonrpc":"2.0","id":100,"result":{"roots":[{"uri":"file:///nowhere","name":"nowhere"}]}}"#).await?;
     until(&mut s.rx, "sampling/createMessage from the server", |m| is_request(m, "sampling/createMessage")).await?;
-    s.tx.frame(r#"{"jsonrpc":"2.0","id":"srv-sampling","error":{"code":-32601,"message":"no sampling here"}}"#)
-        .await?;
+    s.tx.frame(r#"{"jsonrpc":"2.0","id":"srv-sampling","error":{"code":-32601,"message":"no sampling here"}}"#).await?;
     let seen = until(&mut s.rx, "the call's answer", |m| answers(m, &json!(100))).await?;
     let text = text_of(&seen, &json!(100)).context("a text answer")?;
     ensure!(text.contains("roots: result") && text.contains("file:///nowhere"), "{text}");
@@ -363,7 +357,8 @@ async fn over_the_socket_a_crash_is_told_with_its_code_and_a_new_server_can_star
         let exited = seen.last().and_then(|m| event(m, "exited")).context("exited")?;
         ensure!(exited["code"] == 3, "{mode}: {exited}");
         if mode == "crash-mid-call" {
-            let said = seen.iter().filter_map(|m| event(m, "stderr")).any(|e| e["line"] == "hostile: crashing on purpose");
+            let said =
+                seen.iter().filter_map(|m| event(m, "stderr")).any(|e| e["line"] == "hostile: crashing on purpose");
             ensure!(said, "{mode}: the last stderr line is shown: {seen:?}");
         }
         // What the server started dies with it, socket open or not.

@@ -60,7 +60,8 @@ async fn round(mut s: Session, session: usize, ids: std::ops::Range<u64>) -> Res
             next = upto;
         }
         let frame: Value = s.rx.next_in().await?;
-        let id = frame["id"].as_u64().with_context(|| format!("session {session}: an answer without our id: {frame}"))?;
+        let id =
+            frame["id"].as_u64().with_context(|| format!("session {session}: an answer without our id: {frame}"))?;
         ensure!(ids.contains(&id) && id < next, "session {session}: an answer to {id}, never asked here");
         ensure!(answered.insert(id), "session {session}: a second answer to {id}");
         let text = frame["result"]["content"][0]["text"].as_str().unwrap_or_default();
@@ -73,8 +74,7 @@ async fn round(mut s: Session, session: usize, ids: std::ops::Range<u64>) -> Res
 
 /// Runs a round on every session at once.
 async fn all_at_once(sessions: Vec<Session>, ids: std::ops::Range<u64>) -> Result<Vec<Session>> {
-    let tasks: Vec<_> =
-        sessions.into_iter().enumerate().map(|(i, s)| tokio::spawn(round(s, i, ids.clone()))).collect();
+    let tasks: Vec<_> = sessions.into_iter().enumerate().map(|(i, s)| tokio::spawn(round(s, i, ids.clone()))).collect();
     let mut out = Vec::new();
     for t in tasks {
         out.push(t.await??);
@@ -105,7 +105,8 @@ async fn thirty_two_sessions_of_a_thousand_calls_each_get_every_answer_right() -
     // Nothing late: the next frame on every session answers one more call.
     for (i, s) in sessions.iter_mut().enumerate() {
         s.tx.frame(&echo_call(i, 0)).await?;
-        let frame = tokio::time::timeout(Duration::from_secs(30), s.rx.next_in()).await.context("the last answer")??;
+        let frame =
+            tokio::time::timeout(Duration::from_secs(30), s.rx.next_in()).await.context("the last answer")??;
         ensure!(frame["id"] == 0, "session {i}: a frame after the round that answers nothing asked: {frame}");
     }
 
