@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail, ensure};
 use serde_json::{Value, json};
-use tests::Playground;
 use tests::procs::{alive, descendants, with_arg};
 use tests::relay::{RelayRx, Session};
+use tests::{Playground, say};
 
 use crate::cli::{Run, run};
 
@@ -61,7 +61,12 @@ fn brief(r: &Run) -> String {
 #[test]
 fn ten_thousand_tools_are_all_listed_in_one_answer_or_in_pages() -> Result<()> {
     for mode in ["many-tools", "many-tools-paged"] {
+        let started = Instant::now();
         let r = cli(&["tools", "--json"], mode)?;
+        say(&format!(
+            "hostile: {mode}: 10,010 tools listed by the command line in {:.2} s",
+            started.elapsed().as_secs_f64()
+        ));
         ensure!(r.code == 0, "{mode}: {}", brief(&r));
         let v: Value = serde_json::from_str(&r.stdout).with_context(|| brief(&r))?;
         let tools = v["tools"].as_array().context("a tools array")?;
@@ -130,7 +135,9 @@ fn requests_from_the_server_mid_call_are_answered_and_the_call_completes() -> Re
 
 #[test]
 fn a_forty_megabyte_answer_fails_its_call_at_once_naming_the_limit() -> Result<()> {
+    let started = Instant::now();
     let r = cli(&["call", "trap", "--timeout", "300"], "huge-answer")?;
+    say(&format!("hostile: a 40 MiB answer failed its call in {:.2} s", started.elapsed().as_secs_f64()));
     ensure!(r.code == 2, "{}", brief(&r));
     ensure!(r.stderr.contains("over the limit of 33554432 bytes"), "{}", brief(&r));
     ensure!(!r.stderr.contains("timed out"), "{}", brief(&r));
