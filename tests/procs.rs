@@ -54,3 +54,17 @@ pub fn descendants(pid: u32) -> Vec<u32> {
 pub fn alive(pid: u32) -> bool {
     stat(pid).is_some_and(|f| f.first().map(String::as_str) != Some("Z"))
 }
+
+/// Every live process with `word` as one of its command-line arguments: tests put a unique
+/// word on a server's command line to find it, and whatever it started, however it was
+/// reparented.
+pub fn with_arg(word: &str) -> Vec<u32> {
+    all_pids()
+        .into_iter()
+        .filter(|p| {
+            std::fs::read(format!("/proc/{p}/cmdline"))
+                .is_ok_and(|c| c.split(|b| *b == 0).any(|a| a == word.as_bytes()))
+        })
+        .filter(|p| alive(*p))
+        .collect()
+}

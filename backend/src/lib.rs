@@ -5,6 +5,8 @@ pub mod app;
 pub mod cli;
 pub mod demo;
 pub mod framing;
+#[cfg(test)]
+mod framing_props;
 pub mod guard;
 pub mod headless;
 pub mod launch;

@@ -6,6 +6,8 @@ pub mod process;
 pub mod queue;
 pub mod remote;
 pub mod sse;
+#[cfg(test)]
+mod sse_props;
 pub mod stdio;
 
 use std::collections::BTreeMap;

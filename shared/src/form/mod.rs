@@ -21,4 +21,6 @@ pub use rules::{KeySchema, initial_not_null, unused_key};
 pub use validate::{Checker, Violation};
 
 #[cfg(test)]
+mod props;
+#[cfg(test)]
 mod tests;
