@@ -37,10 +37,12 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
         let mut bytes = Vec::new();
         let mut size = 0usize;
         let mut any = false;
+        // The line's last byte, kept or not: a `\r` there is its ending's, not its content.
+        let mut last = None;
         loop {
             let available = self.reader.fill_buf().await?;
             if available.is_empty() {
-                return Ok(any.then(|| finish(bytes, size)));
+                return Ok(any.then(|| finish(bytes, size, last)));
             }
             any = true;
             let (chunk, found) = match available.iter().position(|&b| b == b'\n') {
@@ -50,20 +52,22 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
             let room = self.max.saturating_sub(bytes.len());
             bytes.extend_from_slice(&chunk[..chunk.len().min(room)]);
             size += chunk.len();
+            last = chunk.last().copied().or(last);
             let used = chunk.len() + usize::from(found);
             self.reader.consume(used);
             if found {
-                return Ok(Some(finish(bytes, size)));
+                return Ok(Some(finish(bytes, size, last)));
             }
         }
     }
 }
 
-fn finish(mut bytes: Vec<u8>, mut size: usize) -> Line {
-    // Only a complete line's final byte can be the `\r` of a `\r\n` ending.
-    if size == bytes.len() && bytes.last() == Some(&b'\r') {
-        bytes.pop();
+/// The line without the `\r` of a `\r\n` ending, which is neither kept nor counted: a line
+/// of exactly the limit fits whichever ending it has.
+fn finish(mut bytes: Vec<u8>, mut size: usize, last: Option<u8>) -> Line {
+    if last == Some(b'\r') {
         size -= 1;
+        bytes.truncate(size);
     }
     Line { bytes, size }
 }
