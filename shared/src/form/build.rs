@@ -179,13 +179,24 @@ impl Builder<'_> {
         }
         if let Some(Value::Array(parts)) = s.get("allOf") {
             let mut merged = without(s, &["allOf"]);
+            let mut followed = Vec::new();
             for part in parts {
+                if let Some(r) = part.get("$ref").and_then(Value::as_str).filter(|r| r.starts_with('#')) {
+                    followed.push(r.to_owned());
+                }
                 let part = self.deref(part);
                 if let Value::Object(p) = part {
                     merge_into(&mut merged, &p, false);
                 }
             }
-            return self.schema(&merged, name);
+            // The refs just followed count as being expanded: met again in what they
+            // brought (an `allOf` back into itself), they end as a recursive field instead
+            // of recursing for ever. The depth is counted here too.
+            let outer = self.stack.len();
+            self.stack.extend(followed);
+            let field = self.field(&Value::Object(merged), name);
+            self.stack.truncate(outer);
+            return field;
         }
         for key in ["oneOf", "anyOf"] {
             if let Some(Value::Array(branches)) = s.get(key) {
