@@ -82,14 +82,13 @@ fn garbage() -> impl Strategy<Value = Value> {
         (-1e9f64..1e9).prop_map(|f| json!(f)),
         prop::sample::select(WORDS).prop_map(Value::from),
     ];
-    let tree = leaf.prop_recursive(6, 96, 6, |inner| {
+    leaf.prop_recursive(6, 96, 6, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
             prop::collection::vec((prop::sample::select(KEYS), inner), 0..7)
                 .prop_map(|kv| Value::Object(kv.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())),
         ]
-    });
-    tree
+    })
 }
 
 /// Every `Kind::Recursive` pointer in a field tree.
