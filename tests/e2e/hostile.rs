@@ -91,7 +91,6 @@ fn a_crash_mid_call_fails_the_call_at_once_and_leaves_nothing() -> Result<()> {
 }
 
 #[test]
-#[ignore = "the session fails a call cut by a crash with a fixed message: the exit code and last stderr line the relay reported are not told"]
 fn a_crash_mid_call_is_explained_with_its_exit_code() -> Result<()> {
     let r = cli(&["call", "trap", "--timeout", "300"], "crash-mid-call")?;
     ensure!(r.code == 2 && r.stderr.contains("exited with code 3"), "{}", brief(&r));

@@ -60,6 +60,7 @@ impl Session {
     /// The upstream connection is over: say why, unless a person asked for it, and end
     /// what was waiting on it.
     fn on_closed(&mut self, reason: String) {
+        let mut call_failure = "the connection to the server ended during the call".to_owned();
         if self.disconnect_requested || matches!(self.conn, ConnState::Disconnected | ConnState::Error(_)) {
             if !matches!(self.conn, ConnState::Error(_)) {
                 self.set_conn(ConnState::Disconnected);
@@ -69,12 +70,14 @@ impl Session {
             if let Some(last) = self.stderr.last() {
                 why = format!("{why}; last stderr line: {last}");
             }
+            // A call cut short by a crash says how the server ended, not only that it did.
+            call_failure = format!("{call_failure}: {why}");
             self.set_conn(ConnState::Error(why));
         }
         if self.tools_loading {
             self.set_tools_loading(false);
         }
-        self.fail_pending_call("the connection to the server ended during the call");
+        self.fail_pending_call(&call_failure);
         let mut failed = false;
         for state in self.reads.values_mut() {
             if *state == ReadState::Loading {

@@ -246,7 +246,7 @@ fn an_exit_closes_with_the_reason_and_the_last_stderr_line() {
         h.s.call(),
         &CallState::TransportError {
             tool: "slow".into(),
-            message: "the connection to the server ended during the call".into()
+            message: "the connection to the server ended during the call: the server exited with code 3; last stderr line: panic: boom".into()
         }
     );
     assert!(matches!(h.s.reads().get("demo://r"), Some(ReadState::Failed(_))));
