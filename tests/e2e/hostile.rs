@@ -380,3 +380,29 @@ async fn over_the_socket_a_crash_is_told_with_its_code_and_a_new_server_can_star
     }
     Ok(())
 }
+
+/// The page builds the form of whichever tool a person picks: no input schema a server
+/// sends (missing, not an object, `allOf` back into itself) may break it. A stack overflow
+/// in the Wasm would leave the page frozen: the next tool's form would never appear.
+#[tokio::test]
+async fn in_the_page_every_bad_input_schema_gets_a_form_and_the_page_lives_on() -> Result<()> {
+    let tag = tag("bad-schemas-page");
+    let script = script();
+    let pg = Playground::start(&["python3", &script, "bad-schemas", &tag])?;
+    let b = tests::Browser::start().await?;
+    b.client.goto(&pg.url).await?;
+    crate::flows::connect(&b).await?;
+    let names = crate::flows::tool_names(&b).await?;
+    ensure!(names.iter().any(|n| n == "self_ref_all_of") && names.len() > 5, "{names:?}");
+    for name in names.iter().chain(std::iter::once(&"echo".to_owned())) {
+        b.css(&format!("[data-testid=tool-item][data-tool-name=\"{name}\"]")).await?.click().await?;
+        let form = b.id("tool-form").await.with_context(|| format!("no form for {name}"))?;
+        let shown = form.text().await?;
+        ensure!(!shown.is_empty() || name == "echo", "{name}: an empty form");
+    }
+    // Still alive and drawing: the last pick (echo) shows its own field.
+    b.css("[data-testid=field][data-field-path=\"/text\"]").await.context("echo's field after the bad schemas")?;
+    b.close().await?;
+    drop(pg);
+    none_left(&tag)
+}
