@@ -39,7 +39,8 @@ struct Serving {
 /// The playground: binds and serves until Ctrl-C or SIGTERM. `announce` receives the URL
 /// once listening.
 pub async fn run(args: RunArgs, announce: impl FnOnce(&str)) -> anyhow::Result<()> {
-    // A bad --config, --url or --record fails before anything listens.
+    // A bad --host, --config, --url or --record fails before anything listens.
+    crate::cli::check_host(&args.listen.host, args.listen.allow_remote)?;
     let offer = args.server.offer()?;
     if let Some(dir) = &args.record {
         record::prepare_dir(dir).with_context(|| format!("cannot record to {}", dir.display()))?;
@@ -57,6 +58,7 @@ pub async fn run(args: RunArgs, announce: impl FnOnce(&str)) -> anyhow::Result<(
 
 /// `play FILE`: the playground with a recording loaded for the page to play back.
 pub async fn play(args: PlayArgs, announce: impl FnOnce(&str)) -> anyhow::Result<()> {
+    crate::cli::check_host(&args.listen.host, args.listen.allow_remote)?;
     let text = load_recording(&args.file)?;
     let serving = Serving {
         preset: Target::Demo,

@@ -9,6 +9,7 @@ mod demo;
 mod everything;
 mod flows;
 mod forms;
+mod front_door;
 mod latency;
 mod leaks;
 mod mock;

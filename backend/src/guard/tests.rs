@@ -84,7 +84,7 @@ fn the_session_cookie_is_of_this_port_and_this_run_and_not_the_token() {
     assert!(!api(&cookie(&format!("mcp_playground_6280={}", g.token()))), "the token is not the cookie");
     assert!(!api(&cookie("mcp_playground_6280=")));
     let other_run = Guard::new(g.token().to_owned(), "127.0.0.1", 6280);
-    assert!(!other_run.check_api(&"/api/ws".parse().unwrap(), &cookie(pair)).is_ok(), "a restarted relay");
+    assert!(other_run.check_api(&"/api/ws".parse().unwrap(), &cookie(pair)).is_err(), "a restarted relay");
 }
 
 #[test]
