@@ -132,7 +132,8 @@ async fn serve(args: ListenArgs, serving: Serving, announce: impl FnOnce(&str)) 
     announce(&url);
     if !args.no_open {
         // Not the printed URL: a process's arguments are public on this machine.
-        open_browser(&format!("http://{shown_host}:{}/?code={}", addr.port(), state.guard.issue_code()));
+        let guard = state.guard.clone();
+        open_browser(|| format!("http://{shown_host}:{}/?code={}", addr.port(), guard.issue_code()));
     }
     app::serve(listener, state, stop, stop_signal()).await?;
     tracing::info!("relay stopped");
@@ -175,9 +176,10 @@ async fn stop_signal() {
     }
 }
 
-/// Opens the page in the desktop's browser, where there is a desktop. `url` holds a
-/// one-time code, never the token: every local user can read the browser's arguments.
-fn open_browser(url: &str) {
+/// Opens the page in the desktop's browser, where there is a desktop. `url` makes a URL
+/// with a one-time code, never the token (every local user can read the browser's
+/// arguments), only when there is a browser to give it to.
+fn open_browser(url: impl FnOnce() -> String) {
     let opener = if cfg!(target_os = "macos") {
         "open"
     } else if std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some() {
@@ -185,12 +187,13 @@ fn open_browser(url: &str) {
     } else {
         return;
     };
+    let url = url();
     #[allow(
         clippy::disallowed_methods,
         reason = "the one exception to the spawn rule (clippy.toml): a browser is not a server, it is never killed"
     )]
     let spawned = std::process::Command::new(opener)
-        .arg(url)
+        .arg(&url)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

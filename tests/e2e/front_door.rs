@@ -160,6 +160,53 @@ async fn without_the_printed_url_the_page_says_which_url_to_open() -> Result<()>
     Ok(())
 }
 
+#[tokio::test]
+async fn the_browser_the_relay_opens_gets_a_one_time_code_not_the_token() -> Result<()> {
+    // The desktop's opener, as the relay finds it on PATH: here it notes what it was given.
+    let dir = std::env::temp_dir().join(format!("mcp-playground-opener-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let opener = dir.join("xdg-open");
+    std::fs::write(
+        &opener,
+        "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$(dirname \"$0\")/argv.tmp\"\nmv \"$(dirname \"$0\")/argv.tmp\" \"$(dirname \"$0\")/argv\"\n",
+    )?;
+    std::fs::set_permissions(&opener, std::os::unix::fs::PermissionsExt::from_mode(0o755))?;
+    let token = format!("e2e-opener-token-{}", std::process::id());
+    let path = format!("{}:{}", dir.display(), std::env::var("PATH").unwrap_or_default());
+    let mut cmd = Command::new(tests::root().join("target/debug/mcp-playground"));
+    cmd.args(["--port", "0"]).env("MCP_PLAYGROUND_TOKEN", &token).env("PATH", path).env("DISPLAY", ":0");
+    cmd.env_remove("WAYLAND_DISPLAY").stdout(Stdio::piped()).stderr(Stdio::null()).stdin(Stdio::null());
+    #[allow(clippy::disallowed_methods, reason = "tests start the real binary")]
+    let child = cmd.spawn()?;
+    struct Killed(std::process::Child);
+    impl Drop for Killed {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut child = Killed(child);
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.0.stdout.take().context("piped")?), &mut line)?;
+    ensure!(line.contains(&format!("?token={token}")), "the printed URL keeps the token: {line}");
+
+    let argv = dir.join("argv");
+    let given = tests::eventually(Duration::from_secs(20), "the opener to run", || async {
+        Ok(std::fs::read_to_string(&argv).ok())
+    })
+    .await?;
+    let _ = std::fs::remove_dir_all(&dir);
+    ensure!(!given.contains(&token), "the browser's arguments hold the token: {given}");
+    let url = given.trim();
+    ensure!(url.contains("/?code=") && !url.contains('\n'), "one URL with a code: {given}");
+    let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build()?;
+    let first = client.get(url).send().await?;
+    ensure!(first.status() == 303 && first.headers().contains_key("set-cookie"), "{}", first.status());
+    let again = client.get(url).send().await?;
+    ensure!(again.status() == 401 && !again.headers().contains_key("set-cookie"), "a code works once");
+    Ok(())
+}
+
 /// The relay binary's exit code and stderr for `args`, which fail before anything listens.
 fn refused_start(args: &[&str]) -> Result<(Option<i32>, String, String)> {
     let mut cmd = Command::new(tests::root().join("target/debug/mcp-playground"));
@@ -172,11 +219,13 @@ fn refused_start(args: &[&str]) -> Result<(Option<i32>, String, String)> {
 
 #[tokio::test]
 async fn a_host_beyond_loopback_is_refused_without_allow_remote() -> Result<()> {
-    // Refused before binding: nothing here ever listens beyond loopback.
+    // Documentation addresses (RFC 5737, RFC 3849), on no interface of this machine: a
+    // relay that tried to listen there would fail to, so nothing here ever listens beyond
+    // loopback, and the refusal must come first to be the error.
     for (args, code) in [
-        (vec!["--no-open", "--port", "0", "--host", "0.0.0.0"], 1),
-        (vec!["play", "missing.jsonl", "--no-open", "--port", "0", "--host", "::"], 1),
-        (vec!["mock", "missing.jsonl", "--port", "0", "--host", "0.0.0.0"], 2),
+        (vec!["--no-open", "--port", "0", "--host", "192.0.2.1"], 1),
+        (vec!["play", "missing.jsonl", "--no-open", "--port", "0", "--host", "2001:db8::1"], 1),
+        (vec!["mock", "missing.jsonl", "--port", "0", "--host", "192.0.2.1"], 2),
     ] {
         let (status, stdout, stderr) = refused_start(&args)?;
         ensure!(status == Some(code) && stdout.is_empty(), "{args:?}: {status:?} {stdout}");
