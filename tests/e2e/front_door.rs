@@ -139,6 +139,31 @@ async fn the_printed_url_signs_the_browser_in_and_leaves_no_token_behind() -> Re
 }
 
 #[tokio::test]
+async fn a_page_of_a_relay_started_again_is_told_to_open_the_new_url() -> Result<()> {
+    let pg = Playground::start(&[])?;
+    let port: u16 = pg.authority().rsplit(':').next().context("a port")?.parse()?;
+    let b = Browser::start().await?;
+    b.client.goto(&pg.url).await?;
+    flows::connect(&b).await?;
+    drop(pg);
+    b.wait_for("[data-testid=relay-status][data-state=lost]").await?;
+    // The same port and token, a new run: the cookie of the old one opens nothing.
+    let again = Playground::start_on(port)?;
+    b.css("[data-testid=relay-status] button").await?.click().await?;
+    let banner = tests::eventually(Duration::from_secs(20), "the refusal", || async {
+        let Ok(banner) = b.css("[data-testid=relay-status][data-state=lost]").await else { return Ok(None) };
+        let text = banner.text().await?;
+        Ok(text.contains("refused").then_some(text))
+    })
+    .await?;
+    ensure!(banner.contains("open the URL that mcp-playground printed"), "{banner}");
+    b.client.goto(&again.url).await?;
+    flows::connect(&b).await?;
+    b.close().await?;
+    Ok(())
+}
+
+#[tokio::test]
 async fn without_the_printed_url_the_page_says_which_url_to_open() -> Result<()> {
     let pg = Playground::start(&[])?;
     let b = Browser::start().await?;
