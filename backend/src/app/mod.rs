@@ -1,5 +1,6 @@
-//! The HTTP side of the relay: the router (page assets, `/api/ws`, `/api/health`,
-//! `/api/recording`), the WebSocket upgrade into a session, and serving until shutdown.
+//! The HTTP side of the relay: the router (the front door at `/`, page assets, `/api/ws`,
+//! `/api/health`, `/api/recording`), the WebSocket upgrade into a session, and serving
+//! until shutdown.
 
 use std::future::Future;
 use std::path::PathBuf;

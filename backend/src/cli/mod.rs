@@ -98,9 +98,10 @@ pub struct ListenArgs {
     /// Port to listen on; 0 picks a free one.
     #[arg(long, default_value_t = 6280)]
     pub port: u16,
-    /// Session token every API request must carry, at least 16 characters (default: random
-    /// per start). Other local users can read a command line: prefer the environment
-    /// variable MCP_PLAYGROUND_TOKEN, which this option overrides.
+    /// Session token, at least 16 characters (default: random per start): the printed URL
+    /// trades it for a browser's session cookie; other API clients send it as `?token=` or
+    /// `Authorization: Bearer`. Other local users can read a command line: prefer the
+    /// environment variable MCP_PLAYGROUND_TOKEN, which this option overrides.
     #[arg(long)]
     pub token: Option<String>,
     /// Do not open a browser.
