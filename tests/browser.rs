@@ -151,6 +151,24 @@ impl Browser {
         Ok(())
     }
 
+    /// Makes the page's `prefers-color-scheme` dark (DevTools `Emulation.setEmulatedMedia`).
+    pub async fn prefer_dark(&self) -> Result<()> {
+        let params = json!({"features": [{"name": "prefers-color-scheme", "value": "dark"}]});
+        self.cdp("Emulation.setEmulatedMedia", params).await?;
+        Ok(())
+    }
+
+    /// Every URL of this tab's history, oldest first (DevTools `Page.getNavigationHistory`).
+    pub async fn history(&self) -> Result<Vec<String>> {
+        let history = self.cdp("Page.getNavigationHistory", json!({})).await?;
+        let entries = history["entries"].as_array().context("no history entries")?;
+        Ok(entries.iter().filter_map(|e| e["url"].as_str().map(str::to_owned)).collect())
+    }
+
+    async fn cdp(&self, cmd: &'static str, params: serde_json::Value) -> Result<serde_json::Value> {
+        self.client.issue_cmd(Cdp { cmd, params }).await.context("chromedriver refused a DevTools command")
+    }
+
     /// Sends DevTools `Browser.setDownloadBehavior` so downloads land in the profile's `downloads`
     /// (headless Chromium needs telling), then returns that folder.
     pub async fn allow_downloads(&self) -> Result<PathBuf> {

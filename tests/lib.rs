@@ -71,6 +71,14 @@ impl Playground {
         Self::launch_sub(bin, sub, &[], &[])
     }
 
+    /// Starts the binary on `port` (a relay started again where another one was).
+    pub fn start_on(port: u16) -> Result<Self> {
+        let bin = std::env::var_os("MCP_PLAYGROUND_BIN")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root().join("target/debug/mcp-playground"));
+        Self::launch_on(bin, port, &[], &[], &[])
+    }
+
     /// Starts a given build of the binary (benchmarks use the release build).
     pub fn start_bin(bin: PathBuf, server: &[&str]) -> Result<Self> {
         Self::launch(bin, &[], server)
@@ -81,6 +89,10 @@ impl Playground {
     }
 
     fn launch_sub(bin: PathBuf, sub: &[&str], options: &[&str], server: &[&str]) -> Result<Self> {
+        Self::launch_on(bin, 0, sub, options, server)
+    }
+
+    fn launch_on(bin: PathBuf, port: u16, sub: &[&str], options: &[&str], server: &[&str]) -> Result<Self> {
         if !bin.is_file() {
             bail!("{} is missing: run `cargo xtask test`, which builds it", bin.display());
         }
@@ -88,7 +100,10 @@ impl Playground {
         // environment rather than on the command line.
         let token = format!("e2e-token-{:08}", std::process::id());
         let mut cmd = Command::new(&bin);
-        cmd.args(sub).args(["--port", "0", "--no-open"]).args(options).env("MCP_PLAYGROUND_TOKEN", &token);
+        cmd.args(sub)
+            .args(["--port", &port.to_string(), "--no-open"])
+            .args(options)
+            .env("MCP_PLAYGROUND_TOKEN", &token);
         if !server.is_empty() {
             cmd.arg("--").args(server);
         }

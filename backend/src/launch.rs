@@ -1,7 +1,6 @@
 //! Starting the relay: check what it was given, bind, announce the URL, open a browser,
 //! serve until Ctrl-C. The playground and `play` differ only in what they check first.
 
-use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -40,7 +39,8 @@ struct Serving {
 /// The playground: binds and serves until Ctrl-C or SIGTERM. `announce` receives the URL
 /// once listening.
 pub async fn run(args: RunArgs, announce: impl FnOnce(&str)) -> anyhow::Result<()> {
-    // A bad --config, --url or --record fails before anything listens.
+    // A bad --host, --config, --url or --record fails before anything listens.
+    crate::cli::check_host(&args.listen.host, args.listen.allow_remote)?;
     let offer = args.server.offer()?;
     if let Some(dir) = &args.record {
         record::prepare_dir(dir).with_context(|| format!("cannot record to {}", dir.display()))?;
@@ -58,6 +58,7 @@ pub async fn run(args: RunArgs, announce: impl FnOnce(&str)) -> anyhow::Result<(
 
 /// `play FILE`: the playground with a recording loaded for the page to play back.
 pub async fn play(args: PlayArgs, announce: impl FnOnce(&str)) -> anyhow::Result<()> {
+    crate::cli::check_host(&args.listen.host, args.listen.allow_remote)?;
     let text = load_recording(&args.file)?;
     let serving = Serving {
         preset: Target::Demo,
@@ -89,16 +90,20 @@ fn load_recording(file: &Path) -> anyhow::Result<String> {
 }
 
 async fn serve(args: ListenArgs, serving: Serving, announce: impl FnOnce(&str)) -> anyhow::Result<()> {
-    // A token too short to stand is refused before anything listens.
+    // A token too short to stand, or a host beyond loopback not asked for, is refused
+    // before anything listens.
     let token = choose_token(args.token, std::env::var(TOKEN_ENV).ok())?;
+    let remote = crate::cli::check_host(&args.host, args.allow_remote)?;
     let listener = TcpListener::bind((args.host.as_str(), args.port)).await.map_err(|e| {
         let hint = if e.kind() == std::io::ErrorKind::AddrInUse { " (pass --port 0 to pick a free port)" } else { "" };
         anyhow::anyhow!("cannot listen on {}:{}: {e}{hint}", args.host, args.port)
     })?;
     let addr = listener.local_addr()?;
-    let loopback = args.host.parse::<IpAddr>().map(|ip| ip.is_loopback()).unwrap_or(args.host == "localhost");
-    if !loopback {
-        tracing::warn!(host = %args.host, "listening beyond loopback: anyone who can reach this address and has the token can start processes here");
+    if remote {
+        tracing::warn!(
+            host = %args.host,
+            "listening beyond loopback over plain HTTP: the token and the session cookie travel in clear, and whoever holds either can start processes here"
+        );
     }
     let guard = Arc::new(Guard::new(token.clone(), &args.host, addr.port()));
     let exe = std::env::current_exe()?.to_string_lossy().into_owned();
@@ -126,7 +131,9 @@ async fn serve(args: ListenArgs, serving: Serving, announce: impl FnOnce(&str)) 
     let url = format!("http://{shown_host}:{}/?{query}", addr.port());
     announce(&url);
     if !args.no_open {
-        open_browser(&url);
+        // Not the printed URL: a process's arguments are public on this machine.
+        let guard = state.guard.clone();
+        open_browser(|| format!("http://{shown_host}:{}/?code={}", addr.port(), guard.issue_code()));
     }
     app::serve(listener, state, stop, stop_signal()).await?;
     tracing::info!("relay stopped");
@@ -169,8 +176,10 @@ async fn stop_signal() {
     }
 }
 
-/// Opens the page in the desktop's browser, where there is a desktop.
-fn open_browser(url: &str) {
+/// Opens the page in the desktop's browser, where there is a desktop. `url` makes a URL
+/// with a one-time code, never the token (every local user can read the browser's
+/// arguments), only when there is a browser to give it to.
+fn open_browser(url: impl FnOnce() -> String) {
     let opener = if cfg!(target_os = "macos") {
         "open"
     } else if std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some() {
@@ -178,12 +187,13 @@ fn open_browser(url: &str) {
     } else {
         return;
     };
+    let url = url();
     #[allow(
         clippy::disallowed_methods,
-        reason = "a browser is not a server: it must outlive nothing and is not killed"
+        reason = "the one exception to the spawn rule (clippy.toml): a browser is not a server, it is never killed"
     )]
     let spawned = std::process::Command::new(opener)
-        .arg(url)
+        .arg(&url)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

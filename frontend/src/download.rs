@@ -1,14 +1,16 @@
 //! Saving and copying what a server returned: downloads through Blob URLs (never a
-//! navigation), and the clipboard.
+//! navigation), and the clipboard. Names come from `shared::render::download` (an
+//! extension from its allow-list); the Blob's type too, never the server's string.
 
 use base64::Engine;
+use shared::render::download::blob_type;
 use wasm_bindgen::JsCast;
 
 fn save(name: &str, bytes: &[u8], mime: &str) -> Option<()> {
     let array = js_sys::Uint8Array::from(bytes);
     let parts = js_sys::Array::of1(&array);
     let options = web_sys::BlobPropertyBag::new();
-    options.set_type(if mime.is_empty() { "application/octet-stream" } else { mime });
+    options.set_type(blob_type(mime));
     let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options).ok()?;
     let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
     let document = web_sys::window()?.document()?;

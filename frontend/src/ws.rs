@@ -1,5 +1,6 @@
-//! The only module that touches the WebSocket to the relay: open it with the page's token,
-//! send [`ClientMsg`]s, hand every [`ServerMsg`] to a callback.
+//! The only module that touches the WebSocket to the relay: open it (the session cookie the
+//! relay set goes with the same-origin handshake; the page never sees a secret), send
+//! [`ClientMsg`]s, hand every [`ServerMsg`] to a callback.
 
 use shared::relay::{ClientMsg, ServerMsg};
 use wasm_bindgen::JsCast;
@@ -27,31 +28,30 @@ impl Drop for RelaySocket {
     }
 }
 
-/// The session token the relay printed in the page's URL.
-pub fn token_from_location() -> Option<String> {
-    let search = web_sys::window()?.location().search().ok()?;
-    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
-    params.get("token").filter(|t| !t.is_empty())
-}
-
 impl RelaySocket {
     /// Opens `/api/ws` on the page's own host.
     pub fn open(
-        token: &str,
         on_message: impl Fn(ServerMsg) + 'static,
         on_state: impl Fn(SocketState) + 'static,
     ) -> Result<Self, String> {
         let location = web_sys::window().ok_or("no window")?.location();
         let host = location.host().map_err(|_| "no host")?;
         let scheme = if location.protocol().ok().as_deref() == Some("https:") { "wss" } else { "ws" };
-        let url = format!("{scheme}://{host}/api/ws?token={}", js_sys::encode_uri_component(token));
+        let url = format!("{scheme}://{host}/api/ws");
         let ws = WebSocket::new(&url).map_err(|e| format!("cannot open the relay socket: {e:?}"))?;
         let on_state = std::rc::Rc::new(on_state);
         on_state(SocketState::Opening);
 
+        // A browser does not tell a refused handshake (no session cookie) from a relay that is
+        // gone: both close with 1006 before opening. Only one that opened was reached.
+        let opened = std::rc::Rc::new(std::cell::Cell::new(false));
         let mut handlers: Vec<Closure<dyn FnMut(web_sys::Event)>> = Vec::new();
         let s = on_state.clone();
-        handlers.push(Closure::new(move |_: web_sys::Event| s(SocketState::Open)));
+        let o = opened.clone();
+        handlers.push(Closure::new(move |_: web_sys::Event| {
+            o.set(true);
+            s(SocketState::Open)
+        }));
         ws.set_onopen(Some(handlers[0].as_ref().unchecked_ref()));
 
         handlers.push(Closure::new(move |e: web_sys::Event| {
@@ -66,10 +66,11 @@ impl RelaySocket {
         let s = on_state.clone();
         handlers.push(Closure::new(move |e: web_sys::Event| {
             let reason = match e.dyn_ref::<CloseEvent>() {
+                _ if !opened.get() => "the relay refused this page or is not running: open the URL that mcp-playground printed (a restarted relay prints a new one)".to_owned(),
                 Some(c) if c.code() == 1000 => "the relay closed the connection".to_owned(),
                 Some(c) if !c.reason().is_empty() => format!("the relay connection closed: {} ({})", c.reason(), c.code()),
                 Some(c) => format!(
-                    "the relay connection closed (code {}): is mcp-playground still running, and is the token in this URL current?",
+                    "the relay connection closed (code {}): is mcp-playground still running? If it restarted, open the URL it printed",
                     c.code()
                 ),
                 None => "the relay connection closed".to_owned(),

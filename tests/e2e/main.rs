@@ -10,6 +10,7 @@ mod environment;
 mod everything;
 mod flows;
 mod forms;
+mod front_door;
 mod hostile;
 mod latency;
 mod leaks;

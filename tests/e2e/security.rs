@@ -91,7 +91,7 @@ async fn api_requests_need_the_token_too() -> Result<()> {
     };
     ensure!(get("/api/health")? == 401);
     ensure!(get(&format!("/api/health?token={}", pg.token))? == 200);
-    ensure!(get("/")? == 200, "the page itself loads without the token (it holds no secret)");
+    ensure!(get("/")? == 200, "without the token, a page says which URL to open");
     Ok(())
 }
 
@@ -164,7 +164,7 @@ async fn a_token_with_reserved_characters_works_from_the_printed_url() -> Result
     ensure!(health(format!("token={}", encoded.replace('+', "%20"))).await? == 200, "%20 is a space too");
     ensure!(health(format!("token={token}")).await? == 401, "an unencoded token is another token");
 
-    // The page reads the token from the printed URL and sends it back encoded.
+    // The relay reads the token from the printed URL, decoded, and trades it for a cookie.
     let b = Browser::start().await?;
     b.client.goto(url.as_str()).await?;
     flows::connect(&b).await?;
@@ -176,8 +176,13 @@ async fn a_token_with_reserved_characters_works_from_the_printed_url() -> Result
 #[tokio::test]
 async fn the_page_is_served_with_a_strict_content_security_policy() -> Result<()> {
     let pg = Playground::start(&[])?;
-    let client = reqwest::Client::new();
-    let page = client.get(&pg.url).send().await?;
+    // The page as a browser gets it: the printed URL's cookie, then `/`.
+    let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build()?;
+    let exchange = client.get(&pg.url).send().await?;
+    let cookie = exchange.headers().get("set-cookie").context("the printed URL sets no cookie")?.to_str()?;
+    let cookie = cookie.split(';').next().unwrap_or_default().to_owned();
+    let exchange_csp = exchange.headers()["content-security-policy"].to_str()?.to_owned();
+    let page = client.get(format!("{}/", pg.base)).header("cookie", &cookie).send().await?;
     let headers = page.headers().clone();
     let html = page.text().await?;
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
@@ -196,6 +201,7 @@ async fn the_page_is_served_with_a_strict_content_security_policy() -> Result<()
     ] {
         ensure!(csp.split(';').any(|d| d.trim() == directive), "{directive:?} missing from {csp:?}");
     }
+    ensure!(exchange_csp == csp, "the redirect is under the policy too");
     ensure!(header("cross-origin-resource-policy") == "same-origin");
     ensure!(header("x-content-type-options") == "nosniff");
     ensure!(header("referrer-policy") == "no-referrer");

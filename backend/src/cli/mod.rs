@@ -75,23 +75,33 @@ pub struct MockArgs {
     /// Serve Streamable HTTP at `/mcp` on this port (0 picks a free one) instead of stdio.
     #[arg(long)]
     pub port: Option<u16>,
-    /// Address to listen on with `--port`.
+    /// Address to listen on with `--port`; one beyond loopback needs --allow-remote.
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
+    /// Allow a --host beyond loopback: anyone who can reach it gets the recording's answers,
+    /// in clear over plain HTTP.
+    #[arg(long)]
+    pub allow_remote: bool,
 }
 
 /// Where and how the playground serves the page (the playground and `play`).
 #[derive(Debug, Args)]
 pub struct ListenArgs {
-    /// Address to listen on. Anything but loopback exposes a process launcher: think twice.
+    /// Address to listen on. Anything but loopback exposes a process launcher and needs
+    /// --allow-remote.
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
+    /// Allow a --host beyond loopback. The relay speaks plain HTTP: its token and session
+    /// cookie travel in clear, and whoever holds them can start processes on this machine.
+    #[arg(long)]
+    pub allow_remote: bool,
     /// Port to listen on; 0 picks a free one.
     #[arg(long, default_value_t = 6280)]
     pub port: u16,
-    /// Session token every API request must carry, at least 16 characters (default: random
-    /// per start). Other local users can read a command line: prefer the environment
-    /// variable MCP_PLAYGROUND_TOKEN, which this option overrides.
+    /// Session token, at least 16 characters (default: random per start): the printed URL
+    /// trades it for a browser's session cookie; other API clients send it as `?token=` or
+    /// `Authorization: Bearer`. Other local users can read a command line: prefer the
+    /// environment variable MCP_PLAYGROUND_TOKEN, which this option overrides.
     #[arg(long)]
     pub token: Option<String>,
     /// Do not open a browser.
@@ -213,6 +223,30 @@ pub fn log_filter(level: Option<LogLevel>, rust_log: Option<&str>, default: &str
             format!("{others},backend={ours},mcp_playground={ours}")
         }
         None => rust_log.map(str::trim).filter(|s| !s.is_empty()).unwrap_or(default).to_owned(),
+    }
+}
+
+/// A `--host` beyond loopback given without `--allow-remote`.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "--host {0} is not a loopback address: other machines could reach this port over plain HTTP; \
+     pass --allow-remote as well to listen there anyway"
+)]
+pub struct RemoteRefused(String);
+
+/// Checks a `--host` before anything listens: loopback (`127.0.0.0/8`, `::1`, `localhost`)
+/// always passes; anything else only with `--allow-remote`. `Ok(true)`: listening beyond
+/// loopback, which deserves a warning.
+pub fn check_host(host: &str, allow_remote: bool) -> Result<bool, RemoteRefused> {
+    let bare = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')).unwrap_or(host);
+    let loopback = match bare.parse::<std::net::IpAddr>() {
+        Ok(ip) => ip.is_loopback(),
+        Err(_) => bare.eq_ignore_ascii_case("localhost"),
+    };
+    match (loopback, allow_remote) {
+        (true, _) => Ok(false),
+        (false, true) => Ok(true),
+        (false, false) => Err(RemoteRefused(host.to_owned())),
     }
 }
 

@@ -232,3 +232,27 @@ fn inherit_env_is_asked_for_by_the_playground_and_the_headless_commands() {
     let Some(Sub::Call(c)) = parse(&["call", "echo", "--inherit-env", "--", "srv"]).command else { panic!("call") };
     assert_eq!(c.server.inherit(), Inherit::All);
 }
+
+#[test]
+fn a_host_beyond_loopback_needs_allow_remote() {
+    for host in ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost", "LOCALHOST"] {
+        assert!(!check_host(host, false).unwrap(), "{host}");
+        assert!(!check_host(host, true).unwrap(), "{host}: loopback is never remote");
+    }
+    for host in ["0.0.0.0", "::", "192.168.1.20", "example.com", "localhost.example.com"] {
+        let e = check_host(host, false).unwrap_err().to_string();
+        assert!(e.contains(&format!("--host {host} is not a loopback address")) && e.contains("--allow-remote"), "{e}");
+        assert!(check_host(host, true).unwrap(), "{host}: allowed, and remote");
+    }
+    let run = playground(&["--host", "0.0.0.0", "--allow-remote"]);
+    assert!(run.listen.allow_remote);
+    assert!(!playground(&["--host", "0.0.0.0"]).listen.allow_remote);
+    let Some(Sub::Mock(mock)) =
+        parse(&["mock", "r.jsonl", "--port", "0", "--host", "0.0.0.0", "--allow-remote"]).command
+    else {
+        panic!("not mock")
+    };
+    assert!(mock.allow_remote && mock.host == "0.0.0.0");
+    let Some(Sub::Play(play)) = parse(&["play", "r.jsonl", "--allow-remote"]).command else { panic!("not play") };
+    assert!(play.listen.allow_remote);
+}

@@ -34,6 +34,19 @@ pub type Shared = Arc<Mutex<Mock>>;
 
 /// `mcp-playground mock FILE [--port PORT] [--host HOST]`
 pub async fn run(args: MockArgs) -> anyhow::Result<ExitCode> {
+    if args.port.is_some() {
+        match crate::cli::check_host(&args.host, args.allow_remote) {
+            Ok(false) => {}
+            Ok(true) => tracing::warn!(
+                host = %args.host,
+                "serving beyond loopback over plain HTTP: anyone who can reach this address gets the recording's answers"
+            ),
+            Err(refused) => {
+                eprintln!("error: {refused}");
+                return Ok(ExitCode::from(FAILED));
+            }
+        }
+    }
     let mock = match load(&args.file).await {
         Ok(mock) => mock,
         Err(message) => {

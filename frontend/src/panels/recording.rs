@@ -143,7 +143,10 @@ impl Store {
         match self.export_recording() {
             Some(text) => {
                 let stamp = shared::recording::utc_stamp(js_sys::Date::now());
-                download::text(&format!("mcp-playground-{stamp}.jsonl"), &text, "application/x-ndjson");
+                let mime = "application/x-ndjson";
+                let name =
+                    shared::render::download::file_name(Some(&format!("mcp-playground-{stamp}")), "recording", mime);
+                download::text(&name, &text, mime);
             }
             None => self.notice("nothing is recorded yet: connect with Rec on, or switch it on".into()),
         }

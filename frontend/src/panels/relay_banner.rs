@@ -1,4 +1,5 @@
-//! A banner when the page cannot reach the relay (no token, relay stopped).
+//! A banner when the page cannot reach the relay (not signed in by the printed URL, relay
+//! stopped).
 
 use leptos::prelude::*;
 

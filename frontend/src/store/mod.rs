@@ -17,7 +17,7 @@ use shared::session::{Changed, Session};
 use shared::timeline::{RowFilter, RowView};
 
 use crate::args::ArgsState;
-use crate::ws::{RelaySocket, SocketState, token_from_location};
+use crate::ws::{RelaySocket, SocketState};
 pub use calls::{CallsState, Confirm};
 pub use playback::{Loading, PlaybackView, Speed};
 pub use replay::{ReplayConfirm, ReplayView};
@@ -125,15 +125,10 @@ impl Store {
         }
     }
 
-    /// Opens the socket to the relay.
+    /// Opens the socket to the relay, signed in by the session cookie the relay set when
+    /// this browser opened the URL it printed.
     pub fn start(self) {
-        let Some(token) = token_from_location() else {
-            self.relay.set(SocketState::Lost(
-                "this page's URL has no token: open the URL that mcp-playground printed".into(),
-            ));
-            return;
-        };
-        match RelaySocket::open(&token, move |m| self.enqueue(m), move |s| self.on_socket_state(s)) {
+        match RelaySocket::open(move |m| self.enqueue(m), move |s| self.on_socket_state(s)) {
             Ok(socket) => self.socket.set_value(Some(socket)),
             Err(e) => self.relay.set(SocketState::Lost(e)),
         }
@@ -277,10 +272,9 @@ impl Store {
 
     /// `mcp-playground play FILE`: the relay holds a recording; play it.
     fn fetch_recording(self) {
-        let Some(token) = token_from_location() else { return };
         leptos::task::spawn_local(async move {
             let name = "the recording the relay opened".to_owned();
-            let read = match crate::fetch::blob(&format!("/api/recording?token={token}")).await {
+            let read = match crate::fetch::blob("/api/recording").await {
                 Ok(blob) => self.read_recording(name, &blob).await,
                 Err(e) => Err(e),
             };

@@ -2,6 +2,7 @@
 //! tested natively, so the page only draws it. Nothing here is HTML: text stays text, and
 //! only links with safe schemes are offered as links.
 
+pub mod download;
 pub mod markdown;
 pub mod media;
 pub mod output;
@@ -99,17 +100,6 @@ impl TextView {
 pub fn safe_href(uri: &str) -> Option<String> {
     let lower = uri.trim().to_ascii_lowercase();
     ["http://", "https://", "mailto:"].iter().any(|s| lower.starts_with(s)).then(|| uri.trim().to_owned())
-}
-
-/// A file name for downloads, from a URI or a fallback, with only harmless characters.
-pub fn file_name(uri: Option<&str>, fallback: &str) -> String {
-    let last = uri
-        .and_then(|u| u.trim_end_matches('/').rsplit(['/', ':']).next())
-        .filter(|s| !s.is_empty())
-        .unwrap_or(fallback);
-    let cleaned: String =
-        last.chars().map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '_' }).take(80).collect();
-    if cleaned.is_empty() { fallback.to_owned() } else { cleaned }
 }
 
 /// The contents of a resource, embedded or read.

@@ -77,11 +77,3 @@ fn long_text_is_previewed_at_a_char_boundary() {
     assert!(v.preview().len() <= LONG_TEXT_BYTES && v.preview().len() >= LONG_TEXT_BYTES - 1);
     assert!(!TextView::new("short".into()).long);
 }
-
-#[test]
-fn file_names_are_harmless() {
-    assert_eq!(file_name(Some("demo://resource/session/a.gz"), "file"), "a.gz");
-    assert_eq!(file_name(Some("https://x.org/../../etc/passwd"), "file"), "passwd");
-    assert_eq!(file_name(Some("mem://we ird/na me?.txt"), "file"), "na_me_.txt");
-    assert_eq!(file_name(None, "result.json"), "result.json");
-}

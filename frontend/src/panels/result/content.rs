@@ -3,8 +3,9 @@
 //! resources), embedded resource, or an unknown type shown raw.
 
 use leptos::prelude::*;
+use shared::render::download::{file_name, text_file_name};
 use shared::render::media::MediaKind;
-use shared::render::{Body, Item, ItemView, LinkView, file_name};
+use shared::render::{Body, Item, ItemView, LinkView};
 
 use super::json_tree::JsonTree;
 use super::media::{AudioView, ImageView};
@@ -17,13 +18,13 @@ pub fn ContentItem(item: Item) -> impl IntoView {
     let labels = item.badges.labels();
     let inner = match item.view {
         ItemView::Text(t) => view! { <TextBlock text=t name="text.txt".to_owned() /> }.into_any(),
-        ItemView::Media { kind: MediaKind::Image, info, data } => view! { <ImageView info data name="image".to_owned() /> }.into_any(),
-        ItemView::Media { kind: MediaKind::Audio, info, data } => view! { <AudioView info data name="audio".to_owned() /> }.into_any(),
+        ItemView::Media { kind: MediaKind::Image, info, data } => view! { <ImageView info data hint=None /> }.into_any(),
+        ItemView::Media { kind: MediaKind::Audio, info, data } => view! { <AudioView info data hint=None /> }.into_any(),
         ItemView::Link(link) => view! { <LinkCard link /> }.into_any(),
         ItemView::Resource { uri, mime, body } => view! {
             <div class="resource-card">
-                <div class="resource-meta"><span class="mono small">{uri.clone()}</span> <span class="muted small">{mime}</span></div>
-                <BodyView body uri />
+                <div class="resource-meta"><span class="mono small">{uri.clone()}</span> <span class="muted small">{mime.clone()}</span></div>
+                <BodyView body uri mime />
             </div>
         }
         .into_any(),
@@ -45,18 +46,22 @@ pub fn ContentItem(item: Item) -> impl IntoView {
 }
 
 /// The contents of a resource: text by mime type, image or audio previews, or a download.
+/// A download's name takes a harmless part of the URI, its extension the allow-list's.
 #[component]
-pub fn BodyView(body: Body, uri: String) -> impl IntoView {
+pub fn BodyView(body: Body, uri: String, mime: Option<String>) -> impl IntoView {
     match body {
-        Body::Text(t) => view! { <TextBlock text=t name=file_name(Some(&uri), "resource.txt") /> }.into_any(),
+        Body::Text(t) => {
+            let name = text_file_name(Some(&uri), "resource", mime.as_deref().unwrap_or_default());
+            view! { <TextBlock text=t name /> }.into_any()
+        }
         Body::Media { kind: MediaKind::Image, info, data } => {
-            view! { <ImageView info data name=file_name(Some(&uri), "image") /> }.into_any()
+            view! { <ImageView info data hint=Some(uri) /> }.into_any()
         }
         Body::Media { kind: MediaKind::Audio, info, data } => {
-            view! { <AudioView info data name=file_name(Some(&uri), "audio") /> }.into_any()
+            view! { <AudioView info data hint=Some(uri) /> }.into_any()
         }
         Body::Download { info, data } => {
-            let name = file_name(Some(&uri), "resource.bin");
+            let name = file_name(Some(&uri), "resource", &info.mime);
             let mime = info.mime.clone();
             view! {
                 <div class="download-row">
@@ -114,7 +119,8 @@ fn LinkCard(link: LinkView) -> impl IntoView {
                     <div class="read-contents" data-testid="resource-contents">
                         {contents.into_iter().map(|c| {
                             let uri = c.uri.clone();
-                            view! { <BodyView body=Body::of(&c) uri /> }
+                            let mime = c.mime_type.clone();
+                            view! { <BodyView body=Body::of(&c) uri mime /> }
                         }).collect_view()}
                     </div>
                 }

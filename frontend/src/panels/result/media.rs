@@ -3,26 +3,19 @@
 //! clear notice when the data or its mime type is wrong.
 
 use leptos::prelude::*;
+use shared::render::download::file_name;
 use shared::render::media::{MediaInfo, human_size};
 use wasm_bindgen::JsCast;
 
 use crate::download;
 
-fn extension(mime: &str) -> &str {
-    match mime {
-        "image/jpeg" => "jpg",
-        "image/svg+xml" => "svg",
-        "audio/mpeg" => "mp3",
-        m => m.rsplit('/').next().unwrap_or("bin"),
-    }
-}
-
 #[component]
-pub fn ImageView(info: MediaInfo, data: String, name: String) -> impl IntoView {
+/// `hint`: where the image came from (a resource's URI), for the name it is saved under.
+pub fn ImageView(info: MediaInfo, data: String, hint: Option<String>) -> impl IntoView {
     let zoom = RwSignal::new(false);
     let dims = RwSignal::new(None::<(u32, u32)>);
     let broken = RwSignal::new(false);
-    let file = format!("{name}.{}", extension(&info.mime));
+    let file = file_name(hint.as_deref(), "image", &info.mime);
     let mime = info.mime.clone();
     let src = info.playable.then(|| format!("data:{};base64,{}", info.mime, data));
     let data = StoredValue::new(data);
@@ -54,9 +47,10 @@ pub fn ImageView(info: MediaInfo, data: String, name: String) -> impl IntoView {
 }
 
 #[component]
-pub fn AudioView(info: MediaInfo, data: String, name: String) -> impl IntoView {
+/// `hint`: where the audio came from (a resource's URI), for the name it is saved under.
+pub fn AudioView(info: MediaInfo, data: String, hint: Option<String>) -> impl IntoView {
     let duration = RwSignal::new(None::<f64>);
-    let file = format!("{name}.{}", extension(&info.mime));
+    let file = file_name(hint.as_deref(), "audio", &info.mime);
     let mime = info.mime.clone();
     let src = info.playable.then(|| format!("data:{};base64,{}", info.mime, data));
     let data = StoredValue::new(data);

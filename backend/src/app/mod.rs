@@ -1,5 +1,6 @@
-//! The HTTP side of the relay: the router (page assets, `/api/ws`, `/api/health`,
-//! `/api/recording`), the WebSocket upgrade into a session, and serving until shutdown.
+//! The HTTP side of the relay: the router (the front door at `/`, page assets, `/api/ws`,
+//! `/api/health`, `/api/recording`), the WebSocket upgrade into a session, and serving
+//! until shutdown.
 
 use std::future::Future;
 use std::path::PathBuf;
@@ -45,7 +46,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/ws", get(upgrade))
         .route("/api/health", get(|| async { "ok\n" }))
         .route("/api/recording", get(recording))
-        .route_layer(middleware::from_fn_with_state(state.guard.clone(), guard::token));
+        .route_layer(middleware::from_fn_with_state(state.guard.clone(), guard::api));
     let page = if state.assets.join("index.html").is_file() {
         Router::new().fallback_service(
             ServeDir::new(&state.assets).precompressed_br().precompressed_gzip().append_index_html_on_directories(true),
@@ -57,8 +58,11 @@ pub fn router(state: AppState) -> Router {
     let guard = state.guard.clone();
     api.with_state(state)
         .merge(page)
+        // `/` trades the token for the session cookie; it runs after the site check.
+        .layer(middleware::from_fn_with_state(guard.clone(), guard::door))
         .layer(middleware::from_fn_with_state(guard, guard::site))
-        // The token is in the page's URL: never let it leak through a Referer.
+        // The token is in the first URL a browser opens (until `/` redirects it away): never
+        // let it leak through a Referer.
         .layer(SetResponseHeaderLayer::overriding(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer")))
         .layer(SetResponseHeaderLayer::overriding(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
         .layer(SetResponseHeaderLayer::overriding(
@@ -83,7 +87,7 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'
     style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data: blob:; media-src data: blob:; \
     font-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
 
-/// The page and every `/api` answer hold or lead to the token: never stored. The assets
+/// The page and every `/api` answer hold or lead to the session: never stored. The assets
 /// named by their content hash (`frontend-0123456789abcdef.wasm`) never change.
 async fn cache_control(uri: Uri, mut response: Response) -> Response {
     let policy = if is_hashed_asset(uri.path()) { "public, max-age=31536000, immutable" } else { "no-store" };
@@ -179,70 +183,4 @@ pub async fn serve(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A relay on a free loopback port serving `recording`; its base URL.
-    async fn relay(recording: Option<&'static str>) -> String {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let (_, shutdown) = watch::channel(false);
-        let state = AppState {
-            guard: Arc::new(Guard::new("T".into(), "127.0.0.1", port)),
-            session: Arc::new(SessionConfig {
-                preset: shared::relay::Target::Demo,
-                servers: Vec::new(),
-                limits: shared::relay::Limits { max_message_bytes: 1024, max_stderr_line_bytes: 64 },
-                demo_command: ("true".into(), Vec::new()),
-                record_dir: None,
-                playback: recording.is_some(),
-                inherit_env: Default::default(),
-            }),
-            assets: PathBuf::from("/nonexistent"),
-            sessions: Arc::new(Semaphore::new(1)),
-            shutdown,
-            recording: recording.map(|t| Bytes::from_static(t.as_bytes())),
-        };
-        tokio::spawn(async move { axum::serve(listener, router(state)).await });
-        format!("http://127.0.0.1:{port}")
-    }
-
-    #[tokio::test]
-    async fn the_loaded_recording_is_served_as_read_with_the_token_only() {
-        // Bytes a re-encoding would change: spacing, an escape, a line without its end.
-        let text = "{\"format\":\"mcp-playground-recording\", \"version\":1}\n{\"t\":1.50,\"event\":{\"kind\":\"note\",\"message\":\"\\u00e9\"}}\n{\"t\":2";
-        let base = relay(Some(text)).await;
-        let client = reqwest::Client::new();
-        let answer = client.get(format!("{base}/api/recording?token=T")).send().await.unwrap();
-        assert_eq!(answer.status(), 200);
-        assert_eq!(answer.headers()["content-type"], "application/x-ndjson");
-        assert_eq!(answer.text().await.unwrap(), text);
-        let answer = client.get(format!("{base}/api/recording")).bearer_auth("T").send().await.unwrap();
-        assert_eq!(answer.status(), 200);
-        for refused in ["/api/recording", "/api/recording?token=t"] {
-            let answer = client.get(format!("{base}{refused}")).send().await.unwrap();
-            assert_eq!(answer.status(), 401, "{refused}");
-            assert!(!answer.text().await.unwrap().contains("format"));
-        }
-    }
-
-    #[test]
-    fn only_content_hashed_assets_are_cacheable() {
-        assert!(is_hashed_asset("/frontend_bg-0fc9a7db48112ac0.wasm"));
-        assert!(is_hashed_asset("/boot-b1bbf114cc791d2a.js"));
-        for path in
-            ["/", "/index.html", "/favicon.svg", "/api/health", "/api/x-0fc9a7db48112ac0.js", "/a-0fc9a7db4811.js"]
-        {
-            assert!(!is_hashed_asset(path), "{path}");
-        }
-    }
-
-    #[tokio::test]
-    async fn without_a_recording_there_is_nothing_to_fetch() {
-        let base = relay(None).await;
-        let client = reqwest::Client::new();
-        let answer = client.get(format!("{base}/api/recording?token=T")).send().await.unwrap();
-        assert_eq!(answer.status(), 404);
-        assert_eq!(client.get(format!("{base}/api/recording")).send().await.unwrap().status(), 401);
-    }
-}
+mod tests;
