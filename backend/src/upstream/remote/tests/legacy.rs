@@ -1,0 +1,1 @@
+//! Legacy HTTP+SSE and detection.
