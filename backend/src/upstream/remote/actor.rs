@@ -14,7 +14,7 @@ use tokio::time::Instant;
 
 use super::super::{UpstreamEvent, now_ms};
 use super::http::{self, Post};
-use super::{Ctx, FRAMES_AHEAD, Mode, SESSION_HEADER, legacy};
+use super::{Ctx, Mode, SESSION_HEADER, legacy};
 
 /// How long a legacy SSE server gets to name its message endpoint.
 const ENDPOINT_TIMEOUT: Duration = Duration::from_secs(15);
@@ -115,7 +115,9 @@ pub(super) async fn run(
             biased;
             _ = stop.changed() => break,
             Some(report) = reports.recv() => a.on_report(report).await,
-            frame = frames.recv(), if a.queue.len() < FRAMES_AHEAD => {
+            // One frame taken at a time: the rest wait in the bounded channel, so a server
+            // that holds the queue makes `send` say `Backlog` instead of frames piling up here.
+            frame = frames.recv(), if a.queue.is_empty() => {
                 let Some(frame) = frame else { break };
                 a.queue.push_back(Queued { frame, written: false });
             }

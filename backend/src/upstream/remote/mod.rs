@@ -14,7 +14,7 @@
 //! Frames reach the server in the order the page sent them, by this rule:
 //! - `initialize`, and every notification or response, is POSTed and its HTTP status awaited
 //!   before the next frame is POSTed: `notifications/initialized` always reaches the server
-//!   before `tools/list`, and a `notifications/cancelled` after the request it cancels.
+//!   before `tools/list`.
 //! - Other requests are started in order but do not hold later frames: a slow `tools/call`
 //!   answered with JSON must not block its own `notifications/cancelled`.
 //! - Legacy HTTP+SSE POSTs are answered at once (the answers come on the stream): they are

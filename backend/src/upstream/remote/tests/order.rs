@@ -175,3 +175,32 @@ async fn stop_during_detection_is_obeyed_at_once() {
         tokio::time::timeout(SAFETY, gone).await.expect("the probe ended").unwrap();
     }
 }
+
+#[tokio::test]
+async fn a_held_queue_says_backlog_instead_of_growing() {
+    let (guard, _gone) = OnDrop::new();
+    let (arrived, mut has_arrived) = mpsc::channel(1);
+    let stuck = Stuck { arrived, gone: Arc::new(Mutex::new(Some(guard))) };
+    let base = serve_app(Router::new().route("/mcp", post(never_answers)).with_state(stuck)).await;
+    let (tx, _rx) = mpsc::channel(1 << 12);
+    let up = start(Mode::Http, &format!("{base}/mcp"), tx, Tuning::default());
+    let note = r#"{"jsonrpc":"2.0","method":"notifications/message"}"#;
+    up.send(note.into()).unwrap();
+    tokio::time::timeout(SAFETY, has_arrived.recv()).await.expect("the first POST arrived");
+    // The server never answers it, so every later frame waits; the actor gets every chance
+    // to take frames off the channel, and must not hoard them.
+    let mut accepted = 0;
+    let refused = loop {
+        match up.send(note.into()) {
+            Ok(()) => accepted += 1,
+            Err(e) => break e,
+        }
+        for _ in 0..4 {
+            tokio::task::yield_now().await;
+        }
+        assert!(accepted <= 10 * FRAMES_AHEAD, "never refused");
+    };
+    assert!(matches!(refused, SendError::Backlog), "{refused:?}");
+    assert!(accepted <= FRAMES_AHEAD + 1, "{accepted} frames accepted while the queue was held");
+    tokio::time::timeout(SAFETY, up.shutdown()).await.expect("shutdown returned");
+}
