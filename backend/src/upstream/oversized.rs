@@ -6,7 +6,7 @@ use shared::relay::RelayEvent;
 
 /// Bytes of a dropped frame looked at for its id: enough for the top-level keys that
 /// usually come first, few enough that a flood of huge frames costs little.
-const SCAN_BYTES: usize = 4096;
+pub const SCAN_BYTES: usize = 4096;
 
 /// The event that fails the call an oversized answer was for, when the first bytes of that
 /// answer say which call it was.

@@ -10,11 +10,17 @@ pub struct Event {
     pub id: Option<String>,
 }
 
-/// An event that grew past the limit; it is dropped.
+/// An event that grew past the limit; it is dropped, but its first bytes are kept so the
+/// call it answers can be failed at once (see [`super::oversized`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TooLarge {
     pub size: usize,
+    /// The start of its `data`, at most [`HEAD_BYTES`].
+    pub head: Vec<u8>,
 }
+
+/// What is kept of an event over the limit: what `oversized` reads an id from.
+pub const HEAD_BYTES: usize = super::oversized::SCAN_BYTES;
 
 /// Feeds on chunks, yields complete events.
 #[derive(Debug)]
@@ -95,7 +101,10 @@ impl Parser {
         let event = std::mem::take(&mut self.event);
         let data = std::mem::take(&mut self.data);
         if size > self.max {
-            return Some(Err(TooLarge { size }));
+            // The data held is already bounded by `max` (lines past it are only counted).
+            let mut head = data.into_bytes();
+            head.truncate(HEAD_BYTES);
+            return Some(Err(TooLarge { size, head }));
         }
         if data.is_empty() && event.is_empty() {
             return None;
@@ -137,7 +146,21 @@ mod tests {
         input.extend(std::iter::repeat_n(b'x', 5000));
         input.extend_from_slice(b"\n\ndata: ok\n\n");
         let got = all(&input, 1000, 64);
-        assert!(matches!(got[0], Err(TooLarge { size }) if size > 5000));
+        assert!(matches!(&got[0], Err(TooLarge { size, .. }) if *size > 5000));
         assert_eq!(got[1], Ok(Event { event: "message".into(), data: "ok".into(), id: None }));
+    }
+
+    #[test]
+    fn an_event_over_the_limit_keeps_its_first_bytes_only() {
+        let event = |n| format!("data: {{\"id\":3,\"result\":\"{}\ndata: {}\"}}\n\n", "x".repeat(100), "y".repeat(n));
+        // Limit 1000: a first line of 124 bytes, then 876 of the second (its "data: " and 870
+        // bytes): the data joined is 118 + 1 + 870 bytes. A larger limit keeps `HEAD_BYTES`.
+        for (max, n, kept) in [(1000, 5000, 989), (10_000, 50_000, HEAD_BYTES)] {
+            let got = all(event(n).as_bytes(), max, 333);
+            let Err(TooLarge { size, head }) = &got[0] else { panic!("{max}: {got:?}") };
+            assert_eq!(*size, 124 + 6 + n + 2, "{max}");
+            assert_eq!(head.len(), kept, "{max}");
+            assert!(head.starts_with(br#"{"id":3,"result":"xx"#), "{max}");
+        }
     }
 }

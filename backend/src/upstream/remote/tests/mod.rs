@@ -1,6 +1,11 @@
 //! The Streamable HTTP upstream against a small server on loopback that answers the ways
 //! real servers do and fail: JSON and SSE bodies, a session id that must come back, the
-//! protocol version header, a stream that breaks off mid-call, 401 and 500 answers.
+//! protocol version header, a stream that breaks off mid-call, 401 and 500 answers. The
+//! files beside it test order and lifetime, legacy SSE and detection, and bounded reads.
+
+mod bounds;
+mod legacy;
+mod order;
 
 use std::sync::Mutex;
 
@@ -9,8 +14,12 @@ use axum::body::Body;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
+use futures_util::StreamExt;
+use reqwest::header::CONTENT_TYPE;
 use serde_json::json;
+use tokio::sync::oneshot;
 
+use super::http::MAX_BATCH_ITEMS;
 use super::*;
 
 /// What the test server saw: DELETEs with their session id.
@@ -74,6 +83,11 @@ async fn serve() -> String {
     let app = Router::new()
         .route("/mcp", post(mcp).delete(deleted).get(|| async { StatusCode::METHOD_NOT_ALLOWED }))
         .route("/auth", post(unauthorized));
+    serve_app(app).await
+}
+
+/// Serves `app` on a loopback port; its base URL.
+async fn serve_app(app: Router) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(crate::app::no_delay(listener), app).await.unwrap() });
@@ -82,12 +96,51 @@ async fn serve() -> String {
 
 const LIMITS: Limits = Limits { max_message_bytes: 1 << 20, max_stderr_line_bytes: 1024 };
 
+/// A safety bound only: what a test waits for comes much sooner, or never without its fix.
+const SAFETY: Duration = Duration::from_secs(10);
+
+fn start(mode: Mode, url: &str, events: crate::upstream::EventSender, tuning: Tuning) -> RemoteUpstream {
+    RemoteUpstream::start_tuned(mode, url, &BTreeMap::new(), LIMITS, events, tuning).unwrap().0
+}
+
+/// Says when it is dropped: put in a response body (or a handler), it tells the test that
+/// the server let go of it, which hyper does when the client closed the connection.
+struct OnDrop(Option<oneshot::Sender<()>>);
+
+impl OnDrop {
+    fn new() -> (Self, oneshot::Receiver<()>) {
+        let (tx, rx) = oneshot::channel();
+        (Self(Some(tx)), rx)
+    }
+}
+
+impl Drop for OnDrop {
+    fn drop(&mut self) {
+        if let Some(tx) = self.0.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+/// An SSE body that sends `first`, then stays open, silent, until the client goes.
+fn open_sse(first: String, guard: OnDrop) -> Response {
+    let chunks = futures_util::stream::once(async move { Ok::<_, std::convert::Infallible>(first) })
+        .chain(futures_util::stream::pending())
+        .map(move |c| {
+            let _ = &guard;
+            c
+        });
+    ([(CONTENT_TYPE, "text/event-stream")], Body::from_stream(chunks)).into_response()
+}
+
+/// A JSON-RPC request as the page writes it.
+fn request(id: u64, method: &str) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": {}}).to_string()
+}
+
 async fn next(rx: &mut crate::upstream::EventReceiver) -> String {
     loop {
-        let ev = tokio::time::timeout(Duration::from_secs(10), rx.recv_item())
-            .await
-            .expect("an event in time")
-            .expect("open");
+        let ev = tokio::time::timeout(SAFETY, rx.recv_item()).await.expect("an event in time").expect("open");
         match ev {
             UpstreamEvent::Frame { frame, .. } => return format!("frame {frame}"),
             UpstreamEvent::Written { .. } => continue,

@@ -1,0 +1,216 @@
+//! Streamable HTTP: one POST per frame, answered with JSON or an SSE stream, and the
+//! optional GET stream on which the server sends what it starts.
+
+use reqwest::StatusCode;
+use reqwest::header::{ACCEPT, CONTENT_TYPE};
+use serde::de::IgnoredAny;
+use serde_json::Value;
+use serde_json::value::RawValue;
+use shared::relay::{Direction, RelayEvent};
+
+use super::super::oversized;
+use super::actor::{Hold, Report};
+use super::body::{self, Cut, SseBody};
+use super::{Ctx, SESSION_HEADER, VERSION_HEADER, describe_status, human};
+
+/// Messages of one batch body forwarded; a server that answers with more is told about.
+pub(super) const MAX_BATCH_ITEMS: usize = 1000;
+
+/// One frame to POST, with what the actor knew when it let it go.
+pub(super) struct Post {
+    pub frame: String,
+    /// The id of a request, which its answer must carry.
+    pub request_id: Option<Value>,
+    /// It is `initialize`: its answer names the protocol version.
+    pub init: bool,
+    /// It is `notifications/initialized`: once accepted, the GET stream may open.
+    pub initialized: bool,
+    /// It is the first frame of `Auto`: its status decides the transport.
+    pub probing: bool,
+    pub session: Option<String>,
+    pub version: Option<String>,
+    /// Later frames wait until this is dropped.
+    pub hold: Option<Hold>,
+}
+
+/// Posts one frame and forwards what comes back.
+pub(super) async fn post(ctx: Ctx, mut p: Post) {
+    let mut req = ctx
+        .client
+        .post(ctx.url.clone())
+        .headers(ctx.headers.clone())
+        .header(ACCEPT, "application/json, text/event-stream")
+        .header(CONTENT_TYPE, "application/json");
+    if let Some(s) = &p.session {
+        req = req.header(SESSION_HEADER, s);
+    }
+    if let Some(v) = &p.version {
+        req = req.header(VERSION_HEADER, v);
+    }
+    let again = p.probing.then(|| p.frame.clone());
+    let resp = match req.body(std::mem::take(&mut p.frame)).send().await {
+        Ok(r) => r,
+        Err(e) => {
+            drop(p.hold.take());
+            ctx.error(ctx.unreachable(e)).await;
+            return ctx.fail_request(p.request_id, "the request did not reach the server").await;
+        }
+    };
+    let status = resp.status();
+    if let Some(frame) = again.filter(|_| matches!(status.as_u16(), 400 | 404 | 405)) {
+        return ctx.report(Report::FallBack(frame));
+    }
+    if let Some(id) = resp.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()) {
+        ctx.report(Report::SessionId(id.to_owned()));
+    }
+    if p.probing {
+        ctx.report(Report::Streamable);
+    }
+    if p.initialized && status.is_success() {
+        ctx.report(Report::Initialized);
+    }
+    // The status is in: later frames may go while the body is read.
+    drop(p.hold.take());
+    let answer = Answer { id: p.request_id, init: p.init };
+    if !status.is_success() {
+        let mut message = describe_status(&resp);
+        if status == StatusCode::NOT_FOUND && p.session.is_some() {
+            message.push_str(": the server no longer knows this session; connect again");
+        }
+        message.push_str(&body::error_text(resp, ctx.idle).await);
+        ctx.error(message).await;
+        return ctx.fail_request(answer.id, &format!("HTTP {status}")).await;
+    }
+    let is_sse = resp
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| t.starts_with("text/event-stream"));
+    if is_sse {
+        if !read_stream(&ctx, resp, &answer).await {
+            ctx.fail_request(answer.id, "the server closed the stream before answering").await;
+        }
+    } else if status != StatusCode::ACCEPTED {
+        read_json(&ctx, resp, answer).await;
+    }
+}
+
+/// Which answer a POST waits for.
+struct Answer {
+    id: Option<Value>,
+    init: bool,
+}
+
+impl Answer {
+    const NONE: Answer = Answer { id: None, init: false };
+
+    /// Whether `text` is the answer; the answer to `initialize` reports its version.
+    fn is(&self, ctx: &Ctx, text: &str) -> bool {
+        let Some(id) = &self.id else { return false };
+        let Ok(v) = serde_json::from_str::<Value>(text) else { return false };
+        if v.get("method").is_some() || v.get("id") != Some(id) {
+            return false;
+        }
+        if self.init
+            && let Some(version) = v["result"]["protocolVersion"].as_str()
+        {
+            ctx.report(Report::Version(version.to_owned()));
+        }
+        true
+    }
+}
+
+/// A JSON body: one message (forwarded as the body's text) or a batch (each item forwarded
+/// as the exact text the server wrote for it, never re-encoded).
+async fn read_json(ctx: &Ctx, resp: reqwest::Response, answer: Answer) {
+    let body = match body::json(resp, ctx.max, ctx.idle).await {
+        Ok(b) => b,
+        Err(Cut::Oversized { size }) => {
+            ctx.relay(RelayEvent::Oversized { direction: Direction::In, size, limit: ctx.max }).await;
+            return ctx.fail_request(answer.id, &oversized::over_limit(size, ctx.max)).await;
+        }
+        Err(Cut::Stalled) => {
+            let message = format!("the server stopped sending its answer: no data for {}", human(ctx.idle));
+            ctx.error(message.clone()).await;
+            return ctx.fail_request(answer.id, &message).await;
+        }
+        Err(Cut::Broken) => return ctx.fail_request(answer.id, "the response broke off or was not UTF-8").await,
+    };
+    let text = body.trim();
+    if text.is_empty() {
+        return;
+    }
+    let read = if text.starts_with('[') {
+        serde_json::from_str::<Vec<&RawValue>>(text).map(Some)
+    } else {
+        serde_json::from_str::<IgnoredAny>(text).map(|_| None)
+    };
+    match read {
+        Ok(Some(items)) => {
+            let total = items.len();
+            for item in items.into_iter().take(MAX_BATCH_ITEMS) {
+                answer.is(ctx, item.get());
+                ctx.frame(item.get().to_owned()).await;
+            }
+            if total > MAX_BATCH_ITEMS {
+                let message = format!(
+                    "the server answered a batch of {total} messages; the first {MAX_BATCH_ITEMS} were forwarded, the rest dropped"
+                );
+                ctx.error(message).await;
+            }
+        }
+        Ok(None) => {
+            answer.is(ctx, text);
+            ctx.frame(text.to_owned()).await;
+        }
+        Err(e) => {
+            ctx.relay(RelayEvent::InvalidFrame {
+                preview: text.chars().take(300).collect(),
+                size: text.len(),
+                error: e.to_string(),
+            })
+            .await;
+            ctx.fail_request(answer.id, "the response was not JSON").await;
+        }
+    }
+}
+
+/// Forwards the `message` events of an SSE response; true when `answer` came by (or was
+/// too large, and its call already failed).
+async fn read_stream(ctx: &Ctx, resp: reqwest::Response, answer: &Answer) -> bool {
+    let mut body = SseBody::new(resp, ctx.max);
+    let mut answered = false;
+    while let Some(events) = body.next().await {
+        for event in events {
+            match event {
+                Ok(e) if e.event == "message" && !e.data.trim().is_empty() => {
+                    answered |= answer.is(ctx, &e.data);
+                    ctx.frame(e.data).await;
+                }
+                Ok(_) => {}
+                Err(t) => {
+                    let failed = ctx.too_large(t).await;
+                    answered |= failed.is_some() && failed == answer.id;
+                }
+            }
+        }
+    }
+    answered
+}
+
+/// The optional GET stream for messages the server starts. It may stay silent for hours.
+pub(super) async fn get_stream(ctx: Ctx, session: Option<String>, version: Option<String>) {
+    let mut req = ctx.client.get(ctx.url.clone()).headers(ctx.headers.clone()).header(ACCEPT, "text/event-stream");
+    if let Some(s) = session {
+        req = req.header(SESSION_HEADER, s);
+    }
+    if let Some(v) = version {
+        req = req.header(VERSION_HEADER, v);
+    }
+    // 405 means the server offers no such stream: nothing to say.
+    if let Ok(resp) = req.send().await
+        && resp.status().is_success()
+    {
+        read_stream(&ctx, resp, &Answer::NONE).await;
+    }
+}
