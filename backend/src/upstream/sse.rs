@@ -22,13 +22,24 @@ pub struct TooLarge {
 /// What is kept of an event over the limit: what `oversized` reads an id from.
 pub const HEAD_BYTES: usize = super::oversized::SCAN_BYTES;
 
-/// Feeds on chunks, yields complete events.
+/// Feeds on chunks, yields complete events, as the HTML standard's event-stream
+/// interpretation describes (`data` lines joined by newlines, an event with no data not
+/// dispatched, `id` kept for later events), with one addition: an event whose lines hold
+/// more than `max` bytes is dropped whole and reported once, keeping only the first bytes
+/// of its data.
 #[derive(Debug)]
 pub struct Parser {
+    /// The kept bytes of the line being read.
     line: Vec<u8>,
+    /// Every byte of that line, kept or not: a line cut at the limit is not a blank line.
+    line_len: usize,
+    /// The line began with `:`: a comment, neither kept nor counted.
+    comment: bool,
     event: String,
+    /// Each data line with a newline after it, as the standard builds it.
     data: String,
     id: Option<String>,
+    /// Bytes of the event so far (its lines but comments); past `max` it is dropped.
     size: usize,
     max: usize,
     skip_lf: bool,
@@ -36,7 +47,17 @@ pub struct Parser {
 
 impl Parser {
     pub fn new(max: usize) -> Self {
-        Self { line: Vec::new(), event: String::new(), data: String::new(), id: None, size: 0, max, skip_lf: false }
+        Self {
+            line: Vec::new(),
+            line_len: 0,
+            comment: false,
+            event: String::new(),
+            data: String::new(),
+            id: None,
+            size: 0,
+            max,
+            skip_lf: false,
+        }
     }
 
     /// Parses a chunk; returns the events it completed (or the size of one too large).
@@ -52,14 +73,20 @@ impl Parser {
             match b {
                 b'\r' | b'\n' => {
                     self.skip_lf = b == b'\r';
-                    let line = std::mem::take(&mut self.line);
-                    if let Some(e) = self.line_done(&line) {
+                    if let Some(e) = self.line_done() {
                         out.push(e);
                     }
                 }
                 _ => {
+                    self.line_len += 1;
+                    if self.line_len == 1 && b == b':' {
+                        self.comment = true;
+                    }
+                    if self.comment {
+                        continue;
+                    }
                     self.size += 1;
-                    // Past the limit the line is only counted, not kept.
+                    // Past the limit the event is only counted, not kept.
                     if self.size <= self.max {
                         self.line.push(b);
                     }
@@ -69,28 +96,35 @@ impl Parser {
         out
     }
 
-    fn line_done(&mut self, line: &[u8]) -> Option<Result<Event, TooLarge>> {
-        if line.is_empty() {
-            return self.dispatch();
-        }
-        if line[0] == b':' {
+    fn over(&self) -> bool {
+        self.size > self.max
+    }
+
+    fn line_done(&mut self) -> Option<Result<Event, TooLarge>> {
+        let line = std::mem::take(&mut self.line);
+        let len = std::mem::take(&mut self.line_len);
+        if std::mem::take(&mut self.comment) {
             return None;
         }
-        let text = String::from_utf8_lossy(line);
+        if len == 0 {
+            return self.dispatch();
+        }
+        let cut = line.len() < len;
+        let text = String::from_utf8_lossy(&line);
         let (field, value) = match text.split_once(':') {
-            Some((f, v)) => (f.to_owned(), v.strip_prefix(' ').unwrap_or(v).to_owned()),
-            None => (text.into_owned(), String::new()),
+            Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
+            None => (text.as_ref(), ""),
         };
-        match field.as_str() {
-            "event" => self.event = value,
-            "data" => {
-                // A second data line joins the first with a newline.
-                if !self.data.is_empty() {
-                    self.data.push('\n');
-                }
-                self.data.push_str(&value);
+        match field {
+            // Of an event past the limit only the start of its data is kept, for its head.
+            "data" if !self.over() || self.data.len() < HEAD_BYTES => {
+                self.data.push_str(value);
+                self.data.push('\n');
             }
-            "id" => self.id = Some(value),
+            // A cut line's value is not its value: an event past the limit sets nothing.
+            _ if cut || self.over() => {}
+            "event" => self.event = value.to_owned(),
+            "id" if !value.contains('\0') => self.id = Some(value.to_owned()),
             _ => {}
         }
         None
@@ -99,16 +133,20 @@ impl Parser {
     fn dispatch(&mut self) -> Option<Result<Event, TooLarge>> {
         let size = std::mem::take(&mut self.size);
         let event = std::mem::take(&mut self.event);
-        let data = std::mem::take(&mut self.data);
+        let mut data = std::mem::take(&mut self.data);
         if size > self.max {
-            // The data held is already bounded by `max` (lines past it are only counted).
+            // The data held is already bounded by `max` (bytes past it are only counted).
+            if data.ends_with('\n') {
+                data.pop();
+            }
             let mut head = data.into_bytes();
             head.truncate(HEAD_BYTES);
             return Some(Err(TooLarge { size, head }));
         }
-        if data.is_empty() && event.is_empty() {
+        if data.is_empty() {
             return None;
         }
+        data.pop();
         let event = if event.is_empty() { "message".to_owned() } else { event };
         Some(Ok(Event { event, data, id: self.id.clone() }))
     }

@@ -110,9 +110,10 @@ impl Written {
         out
     }
 
-    /// The bytes the parser counts against its limit: every line but its ending.
+    /// The bytes the parser counts against its limit: every line but its ending, comments
+    /// aside (a stream of keep-alive comments is no event growing).
     fn size(&self) -> usize {
-        self.lines().iter().map(String::len).sum()
+        self.lines().iter().filter(|l| !l.starts_with(':')).map(String::len).sum()
     }
 }
 
@@ -168,7 +169,6 @@ proptest! {
     }
 
     #[test]
-    #[ignore = "past the limit a line is no longer kept, so it reads as the blank line that ends the event: one event is reported as several, and its tail can come out as an event"]
     fn events_past_the_limit_are_reported_never_given_out(
         events in prop::collection::vec(written().prop_map(|mut w| { w.id = None; w }), 0..8),
         cuts in prop::collection::vec(any::<usize>(), 0..16),
@@ -185,7 +185,6 @@ proptest! {
 /// The spec appends every data line and a newline, then drops the last newline: empty data
 /// lines are newlines of the data, and one empty data line is an event with empty data.
 #[test]
-#[ignore = "the parser joins data lines only after a non-empty one, and drops an event whose data is empty"]
 fn empty_data_lines_keep_their_newlines() {
     let got = outs(Parser::new(1024).feed(b"data:\ndata: x\n\ndata\n\n"));
     let event = |data: &str| Out::Event(Event { event: "message".into(), data: data.into(), id: None });
@@ -195,7 +194,6 @@ fn empty_data_lines_keep_their_newlines() {
 /// The smallest case of the property above: the event's first line passes the limit, its
 /// second is not kept and so taken for its end, and its third comes out as an event.
 #[test]
-#[ignore = "past the limit a line is no longer kept, so it reads as the blank line that ends the event"]
 fn the_tail_of_an_event_past_the_limit_is_never_given_out() {
     let got = outs(Parser::new(16).feed(b"data: 0123456789abcdef\ndata: x\ndata: {\"ok\":1}\n\n"));
     assert_eq!(got, [Out::TooLarge(43)]);
