@@ -165,6 +165,33 @@ where
     }
 }
 
+/// The real binary started from a prepared command (a token, a PATH, a DISPLAY of the
+/// test's own), its first printed line read, killed when dropped.
+pub struct Launched {
+    child: Child,
+    pub first_line: String,
+}
+
+impl Launched {
+    /// `cmd` gets piped stdout and no stdin or stderr; returns once it printed a line.
+    pub fn start(mut cmd: Command) -> Result<Self> {
+        cmd.stdout(Stdio::piped()).stderr(Stdio::null()).stdin(Stdio::null());
+        #[allow(clippy::disallowed_methods, reason = "tests start the real binary")]
+        let mut child = cmd.spawn()?;
+        let stdout = child.stdout.take().context("piped stdout")?;
+        let mut launched = Self { child, first_line: String::new() };
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut launched.first_line)?;
+        Ok(launched)
+    }
+}
+
+impl Drop for Launched {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// A figure a test measured, printed with the test output (never asserted on).
 #[allow(clippy::print_stderr, reason = "figures for people reading the test log")]
 pub fn say(line: &str) {

@@ -200,19 +200,9 @@ async fn the_browser_the_relay_opens_gets_a_one_time_code_not_the_token() -> Res
     let path = format!("{}:{}", dir.display(), std::env::var("PATH").unwrap_or_default());
     let mut cmd = Command::new(tests::root().join("target/debug/mcp-playground"));
     cmd.args(["--port", "0"]).env("MCP_PLAYGROUND_TOKEN", &token).env("PATH", path).env("DISPLAY", ":0");
-    cmd.env_remove("WAYLAND_DISPLAY").stdout(Stdio::piped()).stderr(Stdio::null()).stdin(Stdio::null());
-    #[allow(clippy::disallowed_methods, reason = "tests start the real binary")]
-    let child = cmd.spawn()?;
-    struct Killed(std::process::Child);
-    impl Drop for Killed {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let mut child = Killed(child);
-    let mut line = String::new();
-    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.0.stdout.take().context("piped")?), &mut line)?;
+    cmd.env_remove("WAYLAND_DISPLAY");
+    let relay = tests::Launched::start(cmd)?;
+    let line = &relay.first_line;
     ensure!(line.contains(&format!("?token={token}")), "the printed URL keeps the token: {line}");
 
     let argv = dir.join("argv");

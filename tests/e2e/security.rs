@@ -2,7 +2,7 @@
 //! Origin or to a foreign Host are refused, and nothing is spawned; the token itself (its
 //! length, where it is given, its encoding); the page's Content-Security-Policy.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -137,19 +137,8 @@ async fn a_token_with_reserved_characters_works_from_the_printed_url() -> Result
     let bin = tests::root().join("target/debug/mcp-playground");
     let mut cmd = Command::new(bin);
     cmd.args(["--port", "0", "--no-open"]).env("MCP_PLAYGROUND_TOKEN", token);
-    cmd.stdout(Stdio::piped()).stderr(Stdio::null()).stdin(Stdio::null());
-    #[allow(clippy::disallowed_methods, reason = "tests start the real binary")]
-    let child = cmd.spawn()?;
-    struct Killed(std::process::Child);
-    impl Drop for Killed {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let mut child = Killed(child);
-    let mut line = String::new();
-    BufReader::new(child.0.stdout.take().context("piped")?).read_line(&mut line)?;
+    let relay = tests::Launched::start(cmd)?;
+    let line = &relay.first_line;
     let url = url::Url::parse(line.trim().strip_prefix("MCP Playground: ").context("no URL line")?)?;
     let printed = url.query_pairs().find(|(k, _)| k == "token").map(|(_, v)| v.into_owned());
     ensure!(printed.as_deref() == Some(token), "the printed URL holds the token: {url}");
