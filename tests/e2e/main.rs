@@ -13,6 +13,7 @@ mod latency;
 mod leaks;
 mod mock;
 mod numbers;
+mod orphans;
 mod recording_page;
 mod recording_relay;
 mod remote;

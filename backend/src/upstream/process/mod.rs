@@ -220,4 +220,4 @@ fn spawn_kept(mut cmd: Command) -> std::io::Result<(Child, ProcessGuard)> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
