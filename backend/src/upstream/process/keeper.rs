@@ -79,7 +79,7 @@ unsafe fn keep(control: RawFd, server: libc::pid_t, handled: &libc::sigset_t) ->
         libc::prctl(libc::PR_SET_NAME, c"mcp-keeper".as_ptr());
         let signals = libc::signalfd(-1, handled, libc::SFD_CLOEXEC);
 
-        let mut status: Option<c_int> = None;
+        let mut status;
         loop {
             // First of all: a SIGCHLD pending when `default_handlers` ran was discarded (so
             // POSIX says for a signal ignored by default), the server may be gone already.
@@ -111,8 +111,8 @@ unsafe fn keep(control: RawFd, server: libc::pid_t, handled: &libc::sigset_t) ->
                 let mut info = [MaybeUninit::<libc::signalfd_siginfo>::uninit(); 8];
                 let size = size_of::<libc::signalfd_siginfo>();
                 let n = libc::read(signals, info.as_mut_ptr().cast(), size * info.len());
-                for i in 0..(n.max(0) as usize / size) {
-                    let signo = info[i].assume_init_ref().ssi_signo as c_int;
+                for entry in info.iter().take(n.max(0) as usize / size) {
+                    let signo = entry.assume_init_ref().ssi_signo as c_int;
                     if signo != libc::SIGCHLD {
                         // Someone asked the keeper to stop: the server is asked in turn.
                         terminate(server);

@@ -51,12 +51,14 @@ fn the_token_is_never_inherited_and_set_variables_win() {
     }
 }
 
+#[cfg(target_os = "linux")]
 /// A marker no other process on the machine carries.
 pub(crate) fn unique_marker(what: &str) -> String {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
     format!("mcp-{what}-{}-{nanos}", std::process::id())
 }
 
+#[cfg(target_os = "linux")]
 /// Live processes whose command line (arguments joined by NUL) holds `marker` (a zombie's
 /// is empty).
 pub(crate) fn carrying(marker: &str) -> Vec<u32> {
@@ -69,6 +71,7 @@ pub(crate) fn carrying(marker: &str) -> Vec<u32> {
         .collect()
 }
 
+#[cfg(target_os = "linux")]
 /// Waits (10 s at most) until `check` holds.
 pub(crate) async fn eventually(what: &str, mut check: impl FnMut() -> bool) {
     for _ in 0..100 {
@@ -80,6 +83,7 @@ pub(crate) async fn eventually(what: &str, mut check: impl FnMut() -> bool) {
     panic!("timed out waiting for {what}");
 }
 
+#[cfg(target_os = "linux")]
 /// A server that starts a daemon the old way out: a double fork and `setsid`, so it leaves
 /// the server's process group and session, and is orphaned at once. It answers a line on
 /// stdout once the daemon is on its way, then echoes stdin. [`daemon`] finds the daemon.
@@ -90,6 +94,7 @@ pub(crate) fn detaching_server(marker: &str) -> Vec<String> {
     vec!["-c".into(), script]
 }
 
+#[cfg(target_os = "linux")]
 /// The command line of the daemon of [`detaching_server`] (the server's own holds the
 /// marker too, after a space).
 pub(crate) fn daemon(marker: &str) -> String {
@@ -148,7 +153,7 @@ async fn the_pid_shown_is_the_server_s() {
     let (child, guard) = spawn("sleep", &["300".into()], &BTreeMap::new(), None).unwrap();
     assert_ne!(Some(guard.pid()), child.id(), "the keeper's pid was shown");
     let cmdline = std::fs::read(format!("/proc/{}/cmdline", guard.pid())).unwrap();
-    assert_eq!(cmdline, b"sleep\0300\0");
+    assert_eq!(cmdline, b"sleep\x00300\x00");
 }
 
 /// Starts `sleep` in a process group of its own with the id `pid`, if the system lets the
