@@ -159,28 +159,35 @@ unsafe fn reap_exited(server: libc::pid_t) -> Option<c_int> {
 unsafe fn kill_descendants(server: libc::pid_t, status: &mut Option<c_int>) {
     // SAFETY: system calls on locals.
     unsafe {
+        let child_ended = signal_set(&[libc::SIGCHLD]);
+        // The kernel's list of children may miss one that came or went while it was read:
+        // the list is read again on every child's end and on this tick, never waited on
+        // blindly.
+        let tick = libc::timespec { tv_sec: 0, tv_nsec: 50_000_000 };
         loop {
-            if !kill_children() {
-                // No list of children (a kernel without CONFIG_PROC_CHILDREN): the server's
-                // group and the server are killed, what is left over reparents past the keeper.
-                if status.is_none() {
-                    libc::kill(-server, libc::SIGKILL);
-                    libc::kill(server, libc::SIGKILL);
-                    let mut s = 0;
-                    if libc::waitpid(server, &mut s, 0) == server {
-                        *status = Some(s);
-                    }
+            let listed = kill_children();
+            if !listed && status.is_none() {
+                // No list (a kernel without CONFIG_PROC_CHILDREN): the server's group and
+                // the server are killed; what else is left reparents past the keeper.
+                libc::kill(-server, libc::SIGKILL);
+                libc::kill(server, libc::SIGKILL);
+            }
+            loop {
+                let mut s = 0;
+                match libc::waitpid(-1, &mut s, libc::WNOHANG) {
+                    // Children are left, none has ended yet.
+                    0 => break,
+                    -1 if retry() => continue,
+                    // ECHILD: none left.
+                    -1 => return,
+                    pid if pid == server => *status = Some(s),
+                    _ => {}
                 }
-                reap_exited(server);
+            }
+            if !listed && status.is_some() {
                 return;
             }
-            let mut s = 0;
-            match libc::waitpid(-1, &mut s, 0) {
-                -1 if retry() => continue,
-                -1 => return,
-                pid if pid == server => *status = Some(s),
-                _ => {}
-            }
+            libc::sigtimedwait(&child_ended, ptr::null_mut(), &tick);
         }
     }
 }

@@ -199,3 +199,18 @@ async fn a_guard_whose_keeper_was_reaped_signals_nobody() {
     let _ = bystander.wait();
     assert!(survived, "a process that reused the keeper's id was signalled");
 }
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn hundreds_of_detached_children_are_all_killed() {
+    // More children than one read of the kernel's list holds, each in a session of its own.
+    let marker = unique_marker("many");
+    let script = format!(
+        r#"for i in $(seq 200); do setsid sh -c 'sleep 300; :' {marker} </dev/null >/dev/null 2>&1 & done; exec cat"#
+    );
+    let (_child, guard) = spawn("sh", &["-c".into(), script], &BTreeMap::new(), None).unwrap();
+    let started = format!("300; :\0{marker}");
+    eventually("the children to start", || carrying(&started).len() == 200).await;
+    drop(guard);
+    eventually("every child to be killed", || carrying(&marker).is_empty()).await;
+}
