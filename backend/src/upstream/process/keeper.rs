@@ -19,8 +19,10 @@ use libc::c_int;
 /// the server's process group). Closing the socket means: kill everything now.
 pub const TERMINATE: u8 = b'T';
 
-/// Signals the keeper takes through its signalfd rather than by their default action.
-const HANDLED: [c_int; 4] = [libc::SIGCHLD, libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
+/// Signals the keeper takes through its signalfd rather than by their default action:
+/// a child's end; a request to stop, passed on to the server as SIGTERM; and SIGUSR1,
+/// "kill now", as the relay's closed socket says (for a person, `kill -USR1 KEEPER`).
+const HANDLED: [c_int; 5] = [libc::SIGCHLD, libc::SIGTERM, libc::SIGINT, libc::SIGHUP, libc::SIGUSR1];
 
 /// The keeper's control socket, moved to this descriptor once every other one is closed.
 const CONTROL: c_int = 0;
@@ -50,13 +52,17 @@ pub unsafe fn become_keeper(control: RawFd) -> io::Result<()> {
         match libc::fork() {
             -1 => Err(io::Error::last_os_error()),
             0 => {
-                // The server: its own process group, so a graceful stop reaches its children
-                // and not the keeper, and the signal mask std reset before this closure.
+                // The server: in a process group of its own (so a graceful stop reaches its
+                // children, not the keeper), with the signal mask std set up (empty).
                 libc::setpgid(0, 0);
                 libc::sigprocmask(libc::SIG_SETMASK, previous.as_ptr(), ptr::null_mut());
                 Ok(())
             }
-            server => keep(control, server, &handled),
+            server => {
+                // Set on both sides, so it holds before the keeper might signal the group.
+                libc::setpgid(server, server);
+                keep(control, server, &handled)
+            }
         }
     }
 }
@@ -70,6 +76,9 @@ unsafe fn keep(control: RawFd, server: libc::pid_t, handled: &libc::sigset_t) ->
         // std waits for every copy of its exec-error pipe to close, including ours below.
         let pid = server.to_ne_bytes();
         libc::send(control, pid.as_ptr().cast(), pid.len(), libc::MSG_NOSIGNAL);
+        // A core dump of the keeper would be a copy of the relay's memory.
+        let no_core = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+        libc::setrlimit(libc::RLIMIT_CORE, &no_core);
         // Hold nothing but the control socket: not the server's pipes (its stdout must end
         // when it does), not std's exec-error pipe (the relay waits for it to close).
         libc::dup2(control, CONTROL);
@@ -111,12 +120,17 @@ unsafe fn keep(control: RawFd, server: libc::pid_t, handled: &libc::sigset_t) ->
                 let mut info = [MaybeUninit::<libc::signalfd_siginfo>::uninit(); 8];
                 let size = size_of::<libc::signalfd_siginfo>();
                 let n = libc::read(signals, info.as_mut_ptr().cast(), size * info.len());
+                let mut kill_now = false;
                 for entry in info.iter().take(n.max(0) as usize / size) {
-                    let signo = entry.assume_init_ref().ssi_signo as c_int;
-                    if signo != libc::SIGCHLD {
+                    match entry.assume_init_ref().ssi_signo as c_int {
+                        libc::SIGCHLD => {}
+                        libc::SIGUSR1 => kill_now = true,
                         // Someone asked the keeper to stop: the server is asked in turn.
-                        terminate(server);
+                        _ => terminate(server),
                     }
+                }
+                if kill_now {
+                    break;
                 }
             }
         }
@@ -228,8 +242,8 @@ unsafe fn kill_children() -> bool {
     }
 }
 
-/// Exits as the server did: the same code, or killed by the same signal (without a core
-/// dump of this copy of the relay), so the relay reports the server's own end.
+/// Exits as the server did: the same code, or killed by the same signal (with no core dump,
+/// see `keep`), so the relay reports the server's own end.
 unsafe fn exit_like(status: Option<c_int>) -> ! {
     // SAFETY: system calls on locals; _exit never returns.
     unsafe {
@@ -237,8 +251,6 @@ unsafe fn exit_like(status: Option<c_int>) -> ! {
             Some(s) if libc::WIFEXITED(s) => libc::_exit(libc::WEXITSTATUS(s)),
             Some(s) if libc::WIFSIGNALED(s) => {
                 let signal = libc::WTERMSIG(s);
-                let no_core = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
-                libc::setrlimit(libc::RLIMIT_CORE, &no_core);
                 libc::signal(signal, libc::SIG_DFL);
                 let only = signal_set(&[signal]);
                 libc::sigprocmask(libc::SIG_UNBLOCK, &only, ptr::null_mut());

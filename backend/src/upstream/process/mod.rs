@@ -14,7 +14,8 @@
 //! - the relay talks to it over a socket pair, never by pid: a byte asks for a graceful
 //!   stop (SIGTERM to the server's process group), closing the socket means "kill now".
 //!   The kernel closes the relay's end when the relay dies, SIGKILL included and whichever
-//!   thread spawned the server, so the keeper cleans up then too. (A parent-death signal
+//!   thread spawned the server, so the keeper cleans up then too. From outside, SIGTERM,
+//!   SIGINT or SIGHUP to the keeper asks the server to stop, SIGUSR1 kills all now. (A parent-death signal
 //!   would fire when the *thread* that forked exits, and `pidfd`s only protect the relay's
 //!   signals; the socket covers both, with no pid to reuse and no thread rule.)
 //!

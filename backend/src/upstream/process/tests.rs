@@ -214,3 +214,24 @@ async fn hundreds_of_detached_children_are_all_killed() {
     drop(guard);
     eventually("every child to be killed", || carrying(&marker).is_empty()).await;
 }
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn signals_to_the_keeper_stop_the_server_or_kill_everything() {
+    use nix::sys::signal::{Signal, kill};
+    use std::os::unix::process::ExitStatusExt;
+    let to_keeper = |child: &Child, signal| kill(nix::unistd::Pid::from_raw(child.id().unwrap() as i32), signal);
+
+    // SIGTERM (a person's `kill`, a service manager) is passed on to the server.
+    let (mut child, _guard) = spawn("sleep", &["300".into()], &BTreeMap::new(), None).unwrap();
+    to_keeper(&child, Signal::SIGTERM).unwrap();
+    assert_eq!(child.wait().await.unwrap().signal(), Some(15));
+
+    // SIGUSR1 kills the server and all it started.
+    let marker = unique_marker("usr1");
+    let (mut child, _guard) = spawn("sh", &detaching_server(&marker), &BTreeMap::new(), None).unwrap();
+    eventually("the daemon to start", || !carrying(&daemon(&marker)).is_empty()).await;
+    to_keeper(&child, Signal::SIGUSR1).unwrap();
+    assert_eq!(child.wait().await.unwrap().signal(), Some(9));
+    eventually("the daemon to be killed", || carrying(&marker).is_empty()).await;
+}
