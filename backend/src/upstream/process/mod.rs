@@ -14,10 +14,16 @@
 //! - the relay talks to it over a socket pair, never by pid: a byte asks for a graceful
 //!   stop (SIGTERM to the server's process group), closing the socket means "kill now".
 //!   The kernel closes the relay's end when the relay dies, SIGKILL included and whichever
-//!   thread spawned the server, so the keeper cleans up then too. From outside, SIGTERM,
-//!   SIGINT or SIGHUP to the keeper asks the server to stop, SIGUSR1 kills all now. (A parent-death signal
-//!   would fire when the *thread* that forked exits, and `pidfd`s only protect the relay's
-//!   signals; the socket covers both, with no pid to reuse and no thread rule.)
+//!   thread spawned the server, so the keeper cleans up then too. (A parent-death signal
+//!   would fire when the *thread* that forked exits, and a `pidfd` only makes the relay's
+//!   signals safe; the socket does both, with no pid to reuse and no rule on threads.)
+//!   From outside, SIGTERM, SIGINT or SIGHUP to the keeper asks the server to stop, and
+//!   SIGUSR1 kills everything at once;
+//! - `ProcessGuard::pid` is the server's pid, not the keeper's: the process people know.
+//!
+//! A keeper costs one process per server. As a fork it shares the relay's memory
+//! copy-on-write and writes almost none, but keeps the pages the relay rewrites later: at
+//! most the relay's heap at the time of the spawn.
 //!
 //! Elsewhere (macOS) the server is the relay's child in its own process group, killed with
 //! `killpg` while its leader is unreaped: a daemon that leaves the group escapes there.
