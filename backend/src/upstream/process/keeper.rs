@@ -49,6 +49,7 @@ pub unsafe fn become_keeper(control: RawFd) -> io::Result<()> {
         if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0 {
             return Err(io::Error::last_os_error());
         }
+        let keeper = libc::getpid();
         match libc::fork() {
             -1 => Err(io::Error::last_os_error()),
             0 => {
@@ -56,6 +57,12 @@ pub unsafe fn become_keeper(control: RawFd) -> io::Result<()> {
                 // children, not the keeper), with the signal mask std set up (empty).
                 libc::setpgid(0, 0);
                 libc::sigprocmask(libc::SIG_SETMASK, previous.as_ptr(), ptr::null_mut());
+                // Should the keeper itself be SIGKILLed, the server goes too. (Its single
+                // thread is the one that forked, so this fires only when the keeper dies.)
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+                if libc::getppid() != keeper {
+                    return Err(io::Error::from_raw_os_error(libc::ESRCH));
+                }
                 Ok(())
             }
             server => {

@@ -235,3 +235,14 @@ async fn signals_to_the_keeper_stop_the_server_or_kill_everything() {
     assert_eq!(child.wait().await.unwrap().signal(), Some(9));
     eventually("the daemon to be killed", || carrying(&marker).is_empty()).await;
 }
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_server_does_not_outlive_a_keeper_killed_outright() {
+    let (mut child, guard) = spawn("sleep", &["300".into()], &BTreeMap::new(), None).unwrap();
+    let server = guard.pid();
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id().unwrap() as i32), nix::sys::signal::Signal::SIGKILL)
+        .unwrap();
+    child.wait().await.unwrap();
+    eventually("the server to be killed", || !crate::upstream::stdio::tests::alive(server)).await;
+}
