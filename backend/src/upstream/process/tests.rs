@@ -231,8 +231,11 @@ async fn signals_to_the_keeper_stop_the_server_or_kill_everything() {
     let marker = unique_marker("usr1");
     let (mut child, _guard) = spawn("sh", &detaching_server(&marker), &BTreeMap::new(), None).unwrap();
     eventually("the daemon to start", || !carrying(&daemon(&marker)).is_empty()).await;
+    // Kept open: `wait` closes stdin, which would end the server (`cat`) on its own.
+    let _stdin = child.stdin.take();
     to_keeper(&child, Signal::SIGUSR1).unwrap();
-    assert_eq!(child.wait().await.unwrap().signal(), Some(9));
+    let status = child.wait().await.unwrap();
+    assert_eq!(status.signal(), Some(9), "{status:?}");
     eventually("the daemon to be killed", || carrying(&marker).is_empty()).await;
 }
 
