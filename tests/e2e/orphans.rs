@@ -43,10 +43,12 @@ async fn a_relay_killed_with_sigkill_leaves_no_server_behind() -> Result<()> {
     }
 
     nix::sys::signal::kill(nix::unistd::Pid::from_raw(pg.pid() as i32), nix::sys::signal::Signal::SIGKILL)?;
+    let killed = std::time::Instant::now();
     eventually(Duration::from_secs(10), "every marked process to end", || async {
         Ok(carrying(&marker).is_empty().then_some(()))
     })
     .await?;
+    tests::say(&format!("a killed relay's servers gone within {:?} (polled every 100 ms)", killed.elapsed()));
     drop(pg);
     Ok(())
 }
