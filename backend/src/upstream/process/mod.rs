@@ -3,7 +3,7 @@
 //! the relay, however either ends.
 //!
 //! On Linux each server runs under a **keeper**, a process forked from the relay that forks
-//! the server and stays its parent (see `keeper.rs`):
+//! the server and stays its parent (`keeper.rs`, and `reap.rs` for its end):
 //! - it is a child subreaper, so whatever the server starts and orphans, even a daemon
 //!   that double-forks and calls `setsid` to leave the process group, becomes the keeper's
 //!   child; when the server exits, or the relay asks, the keeper SIGKILLs its children and
@@ -30,6 +30,8 @@
 
 #[cfg(target_os = "linux")]
 mod keeper;
+#[cfg(target_os = "linux")]
+mod reap;
 
 use std::collections::BTreeMap;
 use std::process::Stdio;
