@@ -17,6 +17,7 @@ mod leaks;
 mod load;
 mod mock;
 mod numbers;
+mod orphans;
 mod recording_page;
 mod recording_relay;
 mod remote;

@@ -2,10 +2,8 @@
 //! both ways unchanged; stderr lines and the exit status become relay events.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use nix::sys::signal::Signal;
 use shared::relay::{Direction, Limits, RelayEvent};
 use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::process::{ChildStderr, ChildStdout};
@@ -54,10 +52,10 @@ impl StdioUpstream {
         tokio::spawn(read_stderr(stderr, limits.max_stderr_line_bytes, events.clone()));
 
         let (exited_tx, exited) = watch::channel(false);
-        let reaped = guard.reaped_flag();
+        let reaped = guard.on_reaped();
         tokio::spawn(async move {
             let status = child.wait().await;
-            reaped.store(true, Ordering::SeqCst);
+            reaped();
             // Report the exit after the last stdout line, so the order on the page is true.
             let _ = tokio::time::timeout(GRACE, stdout_task).await;
             let (code, signal) = match status {
@@ -90,19 +88,20 @@ impl StdioUpstream {
     }
 
     /// Ends the server as the MCP stdio transport describes: close its stdin, wait, SIGTERM,
-    /// wait, SIGKILL. The process group is killed in the end whatever happened.
+    /// wait, SIGKILL. Everything it started is killed in the end whatever happened.
     pub async fn shutdown(self) {
         self.shutdown_within(GRACE).await;
     }
 
     /// Ends the server as the spec says: stdin closed, `grace` to exit, then SIGTERM and
-    /// `grace` again, then SIGKILL to its whole process group.
+    /// `grace` again, then SIGKILL to it and every process it started.
     pub async fn shutdown_within(self, grace: Duration) {
         let Self { guard, to_server, mut exited, .. } = self;
         drop(to_server);
         let mut wait = async |d| tokio::time::timeout(d, exited.wait_for(|e| *e)).await.is_ok();
-        if !guard.is_reaped() && !wait(grace).await {
-            guard.signal(Signal::SIGTERM);
+        // An exited server answers at once.
+        if !wait(grace).await {
+            guard.terminate();
             wait(grace).await;
         }
         drop(guard);

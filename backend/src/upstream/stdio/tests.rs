@@ -145,6 +145,19 @@ async fn dropping_the_upstream_kills_the_whole_group() {
     panic!("server {pid} or its child {grandchild} outlived its guard");
 }
 
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_daemon_that_left_the_group_ends_with_its_server() {
+    use crate::upstream::process::tests::{carrying, daemon, detaching_server, eventually, unique_marker};
+    let marker = unique_marker("shutdown");
+    let (tx, _rx) = mpsc::channel(64);
+    let (up, _) = StdioUpstream::start("sh", &detaching_server(&marker), &BTreeMap::new(), None, LIMITS, tx).unwrap();
+    eventually("the daemon to start", || !carrying(&daemon(&marker)).is_empty()).await;
+    // The server (`cat`) exits as its stdin closes: what it left running goes with it.
+    up.shutdown().await;
+    eventually("the daemon to be killed", || carrying(&marker).is_empty()).await;
+}
+
 #[test]
 fn blank_lines_are_skipped_and_non_utf8_reported() {
     assert_eq!(classify_line(b"   ".to_vec(), 3, 10), None);
