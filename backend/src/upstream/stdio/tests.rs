@@ -150,7 +150,7 @@ async fn dropping_the_upstream_kills_the_whole_group() {
 async fn a_daemon_that_left_the_group_ends_with_its_server() {
     use crate::upstream::process::tests::{carrying, daemon, detaching_server, eventually, unique_marker};
     let marker = unique_marker("shutdown");
-    let (tx, _rx) = mpsc::channel(64);
+    let (tx, _rx) = crate::upstream::queue::bounded(64, 1 << 30);
     let (up, _) = StdioUpstream::start("sh", &detaching_server(&marker), &BTreeMap::new(), None, LIMITS, tx).unwrap();
     eventually("the daemon to start", || !carrying(&daemon(&marker)).is_empty()).await;
     // The server (`cat`) exits as its stdin closes: what it left running goes with it.
