@@ -17,6 +17,7 @@ pub mod recording;
 pub mod relay;
 pub mod render;
 pub mod replay;
+pub mod revision;
 pub mod saved;
 pub mod schema;
 pub mod session;
