@@ -75,3 +75,16 @@ fn conformance_tools_call() -> Result<()> {
     ensure!(call["status"] == "SUCCESS" && call["details"]["result"] == 42, "{call:#}");
     Ok(())
 }
+
+/// SEP-1699 (2025-11-25): the server closes the call's stream after a priming event; the
+/// client waits the stream's `retry` time and resumes with a GET carrying `Last-Event-ID`.
+#[test]
+fn conformance_sse_retry() -> Result<()> {
+    let command = format!("{} call test_reconnection", bin().display());
+    let checks = scenario("sse-retry", &command)?;
+    ensure!(failures(&checks).is_empty(), "{:#?}", failures(&checks));
+    for id in ["client-sse-graceful-reconnect", "client-sse-retry-timing", "client-sse-last-event-id"] {
+        ensure!(checks.iter().any(|c| c["id"] == id && c["status"] == "SUCCESS"), "{id} was judged: {checks:#?}");
+    }
+    Ok(())
+}

@@ -39,6 +39,8 @@ pub struct Parser {
     /// Each data line with a newline after it, as the standard builds it.
     data: String,
     id: Option<String>,
+    /// The stream's `retry:` field: how long to wait before reconnecting, in ms.
+    retry: Option<u64>,
     /// Bytes of the event so far (its lines but comments); past `max` it is dropped.
     size: usize,
     max: usize,
@@ -54,6 +56,7 @@ impl Parser {
             event: String::new(),
             data: String::new(),
             id: None,
+            retry: None,
             size: 0,
             max,
             skip_lf: false,
@@ -96,6 +99,16 @@ impl Parser {
         out
     }
 
+    /// The last event id the stream set: sent as `Last-Event-ID` to resume it.
+    pub fn last_event_id(&self) -> Option<&str> {
+        self.id.as_deref().filter(|id| !id.is_empty())
+    }
+
+    /// The reconnection time the stream asked for, in milliseconds.
+    pub fn retry_ms(&self) -> Option<u64> {
+        self.retry
+    }
+
     fn over(&self) -> bool {
         self.size > self.max
     }
@@ -125,6 +138,9 @@ impl Parser {
             _ if cut || self.over() => {}
             "event" => self.event = value.to_owned(),
             "id" if !value.contains('\0') => self.id = Some(value.to_owned()),
+            "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
+                self.retry = value.parse().ok();
+            }
             _ => {}
         }
         None
@@ -176,6 +192,22 @@ mod tests {
                 "chunk {chunk}"
             );
         }
+    }
+
+    #[test]
+    fn the_stream_says_where_and_when_to_resume() {
+        let mut p = Parser::new(1024);
+        assert_eq!((p.last_event_id(), p.retry_ms()), (None, None));
+        // A priming event: an id, a reconnection time and empty data.
+        let got = p.feed(b"id: event-1\nretry: 500\ndata: \n\nretry: soon\n\n");
+        assert_eq!(got, vec![Ok(Event { event: "message".into(), data: String::new(), id: Some("event-1".into()) })]);
+        assert_eq!(
+            (p.last_event_id(), p.retry_ms()),
+            (Some("event-1"), Some(500)),
+            "a retry that is no number is ignored"
+        );
+        p.feed(b"id\n\n");
+        assert_eq!(p.last_event_id(), None, "an empty id resets it");
     }
 
     #[test]

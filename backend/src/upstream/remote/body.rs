@@ -91,6 +91,11 @@ impl SseBody {
         Self { resp, parser: Parser::new(max) }
     }
 
+    /// Where and when the stream says to resume it: its last event id and `retry:` (ms).
+    pub(super) fn resume_point(&self) -> (Option<String>, Option<u64>) {
+        (self.parser.last_event_id().map(str::to_owned), self.parser.retry_ms())
+    }
+
     /// The events the next chunk completed; `None` once the stream ended or broke.
     pub(super) async fn next(&mut self) -> Option<Vec<Result<Event, TooLarge>>> {
         match chunk(&mut self.resp, None).await {

@@ -87,8 +87,9 @@ pub(super) async fn post(ctx: Ctx, mut p: Post) {
         .and_then(|v| v.to_str().ok())
         .is_some_and(|t| t.starts_with("text/event-stream"));
     if is_sse {
-        if !read_stream(&ctx, resp, &answer).await {
-            ctx.fail_request(answer.id, "the server closed the stream before answering").await;
+        let ended = read_stream(&ctx, resp, &answer).await;
+        if !ended.answered {
+            resume(&ctx, ended, &answer, &p.session, &p.version).await;
         }
     } else if status != StatusCode::ACCEPTED {
         read_json(&ctx, resp, answer).await;
@@ -175,9 +176,17 @@ async fn read_json(ctx: &Ctx, resp: reqwest::Response, answer: Answer) {
     }
 }
 
-/// Forwards the `message` events of an SSE response; true when `answer` came by (or was
-/// too large, and its call already failed).
-async fn read_stream(ctx: &Ctx, resp: reqwest::Response, answer: &Answer) -> bool {
+/// How an SSE response ended.
+struct Ended {
+    /// The answer came by (or was too large, and its call already failed).
+    answered: bool,
+    /// The stream's last event id and reconnection time, to resume it with.
+    last_event_id: Option<String>,
+    retry_ms: Option<u64>,
+}
+
+/// Forwards the `message` events of an SSE response until it ends.
+async fn read_stream(ctx: &Ctx, resp: reqwest::Response, answer: &Answer) -> Ended {
     let mut body = SseBody::new(resp, ctx.max);
     let mut answered = false;
     while let Some(events) = body.next().await {
@@ -195,7 +204,57 @@ async fn read_stream(ctx: &Ctx, resp: reqwest::Response, answer: &Answer) -> boo
             }
         }
     }
-    answered
+    let (last_event_id, retry_ms) = body.resume_point();
+    Ended { answered, last_event_id, retry_ms }
+}
+
+/// Times a request's stream is resumed before its call fails.
+const MAX_RESUMES: usize = 5;
+/// The wait before resuming when the stream named none, and the most a stream may ask for.
+const DEFAULT_RETRY_MS: u64 = 1000;
+const MAX_RETRY_MS: u64 = 30_000;
+
+/// A request's stream ended before its answer. A server may close it on purpose (2025-11-25,
+/// SEP-1699) once it has given the stream an event id: the client waits the stream's
+/// `retry` time and asks for the rest with a GET carrying `Last-Event-ID`. Without an id
+/// there is nothing to resume and the call fails; each step is told on the timeline.
+async fn resume(ctx: &Ctx, mut ended: Ended, answer: &Answer, session: &Option<String>, version: &Option<String>) {
+    for _ in 0..MAX_RESUMES {
+        let Some(last) = ended.last_event_id.take() else { break };
+        let wait = ended.retry_ms.unwrap_or(DEFAULT_RETRY_MS).min(MAX_RETRY_MS);
+        ctx.note(format!(
+            "the server closed the stream before answering; resuming it after {wait} ms (Last-Event-ID: {last})"
+        ))
+        .await;
+        tokio::time::sleep(std::time::Duration::from_millis(wait)).await;
+        let mut req = ctx.client.get(ctx.url.clone()).headers(ctx.headers.clone()).header(ACCEPT, "text/event-stream");
+        req = req.header("last-event-id", &last);
+        if let Some(s) = session {
+            req = req.header(SESSION_HEADER, s);
+        }
+        if let Some(v) = version {
+            req = req.header(VERSION_HEADER, v);
+        }
+        let resp = match req.send().await {
+            Ok(r) if r.status().is_success() => r,
+            Ok(r) => {
+                let why = format!("resuming the stream failed: {}", describe_status(&r));
+                return ctx.fail_request(answer.id.clone(), &why).await;
+            }
+            Err(e) => {
+                return ctx
+                    .fail_request(answer.id.clone(), &format!("resuming the stream failed: {}", ctx.unreachable(e)))
+                    .await;
+            }
+        };
+        let retry_ms = ended.retry_ms;
+        ended = read_stream(ctx, resp, answer).await;
+        if ended.answered {
+            return;
+        }
+        ended.retry_ms = ended.retry_ms.or(retry_ms);
+    }
+    ctx.fail_request(answer.id.clone(), "the server closed the stream before answering").await;
 }
 
 /// The optional GET stream for messages the server starts. It may stay silent for hours.

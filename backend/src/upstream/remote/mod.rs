@@ -151,6 +151,10 @@ impl Ctx {
         self.relay(RelayEvent::Error { message }).await;
     }
 
+    async fn note(&self, message: String) {
+        self.relay(RelayEvent::Note { message }).await;
+    }
+
     async fn frame(&self, frame: String) {
         let _ = self.events.send(UpstreamEvent::Frame { at_ms: now_ms(), frame }).await;
     }
