@@ -1,7 +1,9 @@
 //! The official `@modelcontextprotocol/conformance` suite (pinned in
-//! `tests/servers/package.json`) judges the headless client: it starts its own test server
-//! for a scenario, runs our command with the server's URL as the last argument, and checks
-//! what the client did. Each scenario must pass with every check a success.
+//! `tests/servers/package.json`: 0.2.0-alpha.12, the first with the 2026-07-28 scenarios)
+//! judges the headless client: it starts its own test server for a scenario, runs our
+//! command with the server's URL as the last argument, and checks what the client did
+//! (every message it sent is also checked against the revision's schema). Each scenario
+//! must pass with every check a success.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -27,6 +29,7 @@ fn scenario(name: &str, command: &str) -> Result<Vec<Value>> {
         .args(["client", "--scenario", name, "--command", command, "--timeout", "30000", "--output-dir"])
         .arg(out_dir.join("results"))
         .current_dir(&out_dir)
+        .env("MCP_PLAYGROUND_BIN", bin())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -86,5 +89,18 @@ fn conformance_sse_retry() -> Result<()> {
     for id in ["client-sse-graceful-reconnect", "client-sse-retry-timing", "client-sse-last-event-id"] {
         ensure!(checks.iter().any(|c| c["id"] == id && c["status"] == "SUCCESS"), "{id} was judged: {checks:#?}");
     }
+    Ok(())
+}
+
+/// SEP-1613 (2025-11-25): the client keeps a tool's JSON Schema 2020-12 keywords as the
+/// server wrote them. `tests/servers/conformance_client.sh` lists the tools with `--json`
+/// and gives the schema back through `call --args`; the suite compares.
+#[test]
+fn conformance_json_schema_2020_12_preservation() -> Result<()> {
+    let command = root().join("tests/servers/conformance_client.sh").display().to_string();
+    let checks = scenario("json-schema-2020-12-preservation", &command)?;
+    ensure!(failures(&checks).is_empty(), "{:#?}", failures(&checks));
+    let kept = checks.iter().filter(|c| c["status"] == "SUCCESS").count();
+    ensure!(kept >= 8, "every keyword was judged and kept: {checks:#?}");
     Ok(())
 }
