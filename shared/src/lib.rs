@@ -12,6 +12,7 @@ pub mod connect_form;
 pub mod form;
 pub mod jsonrpc;
 pub mod mcp;
+pub mod negotiation;
 pub mod pairing;
 pub mod recording;
 pub mod relay;

@@ -18,8 +18,10 @@ use crate::calls::{Deadline, Expiry};
 use crate::client::{CallOutcome, Handled, McpClient, Update, progress_token};
 use crate::jsonrpc::{self, Id};
 use crate::mcp::Tool;
+use crate::negotiation::Negotiated;
 use crate::relay::{ClientMsg, Direction, ServerMsg, Target};
 use crate::render::output::{self, OutputCheck};
+use crate::revision::ProtocolChoice;
 use crate::timeline::Timeline;
 
 pub use state::{CallLimits, CallState, Changed, ConnState, LogLine, Progress, ReadState, RelayInfo, ServerInfo};
@@ -68,6 +70,8 @@ pub struct Session {
     playback: bool,
     /// What the session connected to (for a recording's header).
     target: Option<Target>,
+    /// The protocol revision asked for when connecting (for a recording's header too).
+    protocol: ProtocolChoice,
     /// The captured stretches of the timeline: from row, to row (open while recording).
     capture: Vec<(usize, Option<usize>)>,
 }
@@ -99,6 +103,7 @@ impl Session {
             changed: Changed::default(),
             playback: false,
             target: None,
+            protocol: ProtocolChoice::Auto,
             capture: Vec::new(),
         }
     }
@@ -173,6 +178,14 @@ impl Session {
     pub fn reads(&self) -> &HashMap<String, ReadState> {
         &self.reads
     }
+    /// The protocol revision asked for when connecting.
+    pub fn protocol(&self) -> ProtocolChoice {
+        self.protocol
+    }
+    /// The revision agreed with the server and why, once `initialize` is answered.
+    pub fn negotiated(&self) -> Option<&Negotiated> {
+        self.client.negotiated()
+    }
 
     /// The arguments the current (or last) call was sent with, as its request carried them.
     pub fn call_arguments(&self) -> Option<Value> {
@@ -200,15 +213,27 @@ impl Session {
     /// Starts a connection to `target`; everything of the previous session is cleared.
     /// `record` starts capturing it from its first message.
     pub fn connect(&mut self, target: Target, record: bool) {
+        self.connect_with(target, ProtocolChoice::Auto, record);
+    }
+
+    /// [`connect`](Self::connect) speaking the revision `protocol` asks for. The choice is
+    /// the client's, not the relay's: it travels no further than this session's
+    /// `initialize`. A revision the client cannot speak fails here, before anything is sent.
+    pub fn connect_with(&mut self, target: Target, protocol: ProtocolChoice, record: bool) {
         let relay = self.relay.take();
         *self = Self { relay, out: std::mem::take(&mut self.out), ..Self::new(&self.client_version) };
+        self.changed = Changed::ALL;
+        self.protocol = protocol;
+        match McpClient::with_choice(&self.client_version, protocol) {
+            Ok(client) => self.client = client,
+            Err(e) => return self.conn = ConnState::Error(e),
+        }
         self.remember_target(&target);
         if record {
             self.capture.push((0, None));
         }
         self.conn = ConnState::Connecting;
         self.out.push(ClientMsg::Connect { target });
-        self.changed = Changed::ALL;
     }
 
     /// Ends the connection; what the relay says next closes it without an error.
