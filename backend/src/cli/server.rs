@@ -12,6 +12,7 @@ use clap::{Args, CommandFactory};
 use shared::cmdline::{self, InputError};
 use shared::config::{self, Config, Env};
 use shared::relay::{ConfiguredServer, Target, Transport};
+use shared::revision::ProtocolChoice;
 
 use crate::upstream::process::Inherit;
 
@@ -45,6 +46,11 @@ pub struct ServerArgs {
     /// config variables, as the official MCP SDKs do: no API key it was not given.
     #[arg(long)]
     pub inherit_env: bool,
+    /// The MCP protocol revision to speak: auto (offer the newest, accept the server's
+    /// pick) or one date, 2024-11-05, 2025-03-26, 2025-06-18 or 2025-11-25, which the
+    /// server must then speak.
+    #[arg(long, value_name = "auto|DATE", value_parser = ProtocolChoice::parse)]
+    pub protocol: Option<ProtocolChoice>,
     /// The server: an http(s) URL, or a command and its arguments. Everything from its first
     /// word on belongs to the server, words starting with `-` included; `--` before it works.
     // No `allow_hyphen_values`: it would take a mistyped option for a program's name; once the

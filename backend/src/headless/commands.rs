@@ -201,9 +201,11 @@ fn member(frame: &str, key: &str) -> Option<String> {
 /// tool list in, recording when asked to; `None` after saying why not.
 async fn connected(server: &ServerArgs, out: &Output) -> Option<Driver> {
     let target = target_of(server)?;
+    let protocol = server.protocol.unwrap_or_default();
     let mut d = driver(server.inherit())?;
     if let Some(path) = &out.record {
-        let header = Header::new(Recorder::Cli, env!("CARGO_PKG_VERSION"), &target, now_ms());
+        let mut header = Header::new(Recorder::Cli, env!("CARGO_PKG_VERSION"), &target, now_ms());
+        header.protocol = protocol;
         match RecordFile::create(path, header) {
             Ok(file) => d.record(file),
             Err(e) => {
@@ -215,8 +217,13 @@ async fn connected(server: &ServerArgs, out: &Output) -> Option<Driver> {
     let mut reporter = Reporter::default();
     d.on_change(move |s, changed| reporter.report(s, changed));
     let patience = Duration::from_secs_f64(out.timeout_s.max(0.001));
-    match d.connect(target, patience).await {
-        Ok(()) => Some(d),
+    match d.connect(target, protocol, patience).await {
+        Ok(()) => {
+            if let Some(n) = d.session.negotiated() {
+                eprintln!("protocol {n}");
+            }
+            Some(d)
+        }
         Err(stop) => {
             eprintln!("error: {}", connect_failure(&d.session, &stop));
             d.disconnect().await;
