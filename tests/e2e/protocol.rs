@@ -114,3 +114,45 @@ fn cli_speaks_each_revision_over_http_and_2024_over_legacy_sse() -> Result<()> {
     );
     Ok(())
 }
+
+/// The page: a pinned revision chosen in `connect-protocol` is the one spoken and shown.
+#[tokio::test]
+async fn page_pins_2025_03_26_and_shows_it() -> anyhow::Result<()> {
+    use std::time::Duration;
+    use tests::{Browser, Playground, eventually};
+
+    let entry = everything()?;
+    let pg = Playground::start(&["node", &entry, "stdio"])?;
+    let b = Browser::start().await?;
+    b.client.goto(&pg.url).await?;
+    let select = b.id("connect-protocol").await?;
+    ensure!(select.prop("value").await?.as_deref() == Some("auto"), "auto is the default");
+
+    // The stateless revision is refused before anything is sent, with the reason.
+    b.set_value(&select, "2026-07-28").await?;
+    b.id("connect-button").await?.click().await?;
+    let status = b.id("connection-status").await?;
+    let text = eventually(Duration::from_secs(10), "the refusal", || {
+        let status = status.clone();
+        async move {
+            let state = status.attr("data-state").await?.unwrap_or_default();
+            Ok(if state == "error" { Some(status.text().await?) } else { None })
+        }
+    })
+    .await?;
+    ensure!(text.contains("2026-07-28 is not spoken by MCP Playground yet"), "{text}");
+
+    b.set_value(&select, "2025-03-26").await?;
+    crate::flows::connect(&b).await?;
+    let info = b.id("server-info").await?;
+    ensure!(info.attr("data-protocol-version").await?.as_deref() == Some("2025-03-26"));
+    let shown = info.text().await?;
+    ensure!(shown.contains("2025-03-26") && shown.contains("pinned"), "the revision and why: {shown}");
+    let state = crate::flows::call_tool(&b, "echo", r#"{"message": "on 2025-03-26"}"#).await?;
+    ensure!(state == "ok", "result state {state}");
+    b.screenshot("protocol-pinned-light").await?;
+    b.prefer_dark().await?;
+    b.screenshot("protocol-pinned-dark").await?;
+    b.close().await?;
+    Ok(())
+}

@@ -15,6 +15,7 @@ use shared::jsonrpc::Id;
 use shared::recording::{Header, Recorder};
 use shared::relay::{Limits, Target};
 use shared::render::terminal;
+use shared::revision::ProtocolChoice;
 use shared::session::{CallLimits, CallState, Changed, Session};
 use shared::timeline::{RowDirection, RowKind};
 
@@ -200,8 +201,8 @@ fn member(frame: &str, key: &str) -> Option<String> {
 /// A driver connected to the named server (the demo server when none is named), with its
 /// tool list in, recording when asked to; `None` after saying why not.
 async fn connected(server: &ServerArgs, out: &Output) -> Option<Driver> {
-    let target = target_of(server)?;
-    let protocol = server.protocol.unwrap_or_default();
+    let (target, protocol) = target_of(server)?;
+    let protocol = protocol.unwrap_or_default();
     let mut d = driver(server.inherit())?;
     if let Some(path) = &out.record {
         let mut header = Header::new(Recorder::Cli, env!("CARGO_PKG_VERSION"), &target, now_ms());
@@ -232,11 +233,11 @@ async fn connected(server: &ServerArgs, out: &Output) -> Option<Driver> {
     }
 }
 
-/// The server named on the command line, the demo server when none is; `None` after
-/// saying what is wrong with how it was named.
-pub(super) fn target_of(server: &ServerArgs) -> Option<Target> {
-    match server.target() {
-        Ok(t) => Some(t.unwrap_or(Target::Demo)),
+/// The server named on the command line, the demo server when none is, with the revision
+/// asked for it; `None` after saying what is wrong with how it was named.
+pub(super) fn target_of(server: &ServerArgs) -> Option<(Target, Option<ProtocolChoice>)> {
+    match server.target_and_protocol() {
+        Ok((t, protocol)) => Some((t.unwrap_or(Target::Demo), protocol)),
         Err(e) => {
             eprintln!("error: {e:#}");
             None

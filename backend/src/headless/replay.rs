@@ -115,9 +115,9 @@ fn allow_fn(allow_writes: bool, live: Vec<Tool>, recorded: Vec<Tool>) -> impl Fn
 /// A driver connected to the named server, with its tool list in; `None` after saying why not.
 /// It speaks the revision the recording asked for, unless `--protocol` says otherwise.
 async fn connected(args: &ReplayArgs, recorded: ProtocolChoice) -> Option<Driver> {
-    let target = super::commands::target_of(&args.server)?;
+    let (target, protocol) = super::commands::target_of(&args.server)?;
     let mut d = super::commands::driver(args.server.inherit())?;
-    let protocol = args.server.protocol.unwrap_or(recorded);
+    let protocol = protocol.unwrap_or(recorded);
     match d.connect(target, protocol, Duration::from_secs_f64(args.timeout_s)).await {
         Ok(()) => {
             if let Some(n) = d.session.negotiated() {

@@ -332,8 +332,18 @@ impl Session {
     /// Reads one message of the relay; `now_ms` is the caller's clock (for deadlines).
     pub fn receive(&mut self, msg: ServerMsg, now_ms: f64) {
         match msg {
-            ServerMsg::Hello { relay_version, preset, limits, servers, recording, playback, .. } => {
-                self.relay = Some(RelayInfo { version: relay_version, preset, limits, servers, recording, playback });
+            ServerMsg::Hello {
+                relay_version, preset, preset_protocol, limits, servers, recording, playback, ..
+            } => {
+                self.relay = Some(RelayInfo {
+                    version: relay_version,
+                    preset,
+                    preset_protocol,
+                    limits,
+                    servers,
+                    recording,
+                    playback,
+                });
                 self.changed.relay = true;
             }
             ServerMsg::Message { direction, at_ms, size, frame } => {
@@ -462,7 +472,8 @@ impl Session {
     fn update(&mut self, update: Update, duration_ms: Option<f64>, now_ms: f64) {
         match update {
             Update::Ready(result) => {
-                self.server = Some(ServerInfo::of(&result));
+                let negotiated = self.client.negotiated().copied();
+                self.server = Some(ServerInfo { negotiated, ..ServerInfo::of(&result) });
                 self.changed.server = true;
                 self.set_conn(ConnState::Connected);
                 self.set_tools_loading(true);
