@@ -156,3 +156,21 @@ async fn page_pins_2025_03_26_and_shows_it() -> anyhow::Result<()> {
     b.close().await?;
     Ok(())
 }
+
+/// `--protocol` on the playground's command line reaches the page with its preset.
+#[tokio::test]
+async fn page_takes_the_revision_of_the_preset() -> anyhow::Result<()> {
+    use tests::{Browser, Playground};
+
+    let entry = everything()?;
+    let pg = Playground::start_with(&["--protocol", "2024-11-05"], &["node", &entry, "stdio"])?;
+    let b = Browser::start().await?;
+    b.client.goto(&pg.url).await?;
+    crate::flows::connect(&b).await?;
+    let select = b.id("connect-protocol").await?;
+    ensure!(select.prop("value").await?.as_deref() == Some("2024-11-05"), "the preset's revision is chosen");
+    let info = b.id("server-info").await?;
+    ensure!(info.attr("data-protocol-version").await?.as_deref() == Some("2024-11-05"));
+    b.close().await?;
+    Ok(())
+}

@@ -7,7 +7,7 @@ use crate::revision::Revision;
 /// Connects with `choice` and answers `initialize` with `answered`; the frames sent first.
 fn handshake(choice: ProtocolChoice, answered: &str) -> (Harness, Vec<String>) {
     let mut h = Harness::new();
-    h.s.connect_with(Target::Demo, choice, false);
+    h.s.connect_with(Target::Demo, choice, true);
     h.flush();
     h.event(RelayEvent::Spawned { pid: Some(7), command: "demo".into(), args: vec![] });
     let (frames, ..) = h.flush();
@@ -68,4 +68,18 @@ fn the_stateless_revision_is_refused_before_anything_is_sent() {
     let (frames, others, changed) = h.flush();
     assert!(frames.is_empty() && others.is_empty(), "no Connect: {others:?}");
     assert!(changed.conn);
+}
+
+#[test]
+fn the_page_recording_keeps_the_revision_asked_for_and_agreed() {
+    let (h, _) = handshake(ProtocolChoice::Pinned(Revision::V2025_03_26), "2025-03-26");
+    let text = h.s.export_recording().unwrap();
+    let header = text.lines().next().unwrap();
+    assert!(header.contains(r#""protocol":"2025-03-26","protocol_version":"2025-03-26""#), "{header}");
+    // Auto is left out, as an older recording has it.
+    let (h, _) = handshake(ProtocolChoice::Auto, "2025-06-18");
+    let text = h.s.export_recording().unwrap();
+    assert!(!text.lines().next().unwrap().contains(r#""protocol":"#), "{text}");
+    let back = crate::recording::parse(&text).unwrap();
+    assert_eq!(back.header.protocol, ProtocolChoice::Auto);
 }
