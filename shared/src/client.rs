@@ -15,6 +15,8 @@ use crate::revision::{ProtocolChoice, Revision};
 /// Pages of `tools/list` followed before giving up on a server that never stops paging.
 pub const MAX_TOOL_PAGES: usize = 1000;
 
+mod listing;
+
 /// What the caller should know after a frame was read.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Update {
@@ -401,45 +403,6 @@ impl McpClient {
                 out.updates.push(Update::ResourceRead { uri, outcome });
             }
             Purpose::Other => {}
-        }
-    }
-
-    /// A page of `tools/list` failed: what came before it is kept and said.
-    fn tools_failed(&mut self, why: String, out: &mut Handled) {
-        let partial = std::mem::take(&mut self.tools);
-        let message = if self.pages == 0 {
-            format!("tools/list {why}")
-        } else {
-            let n = partial.len();
-            format!(
-                "tools/list page {} {why}; showing the {n} tool{} of the pages before it",
-                self.pages + 1,
-                if n == 1 { "" } else { "s" }
-            )
-        };
-        out.updates.push(Update::ToolsFailed { message, partial });
-    }
-
-    fn on_tools_page(&mut self, page: ListToolsResult, out: &mut Handled) {
-        self.pages += 1;
-        self.tools.extend(page.tools);
-        match page.next_cursor {
-            Some(cursor) if self.cursors_seen.contains(&cursor) => {
-                out.updates.push(Update::Notice(format!("tools/list repeated cursor {cursor:?}; stopped paging")));
-                out.updates.push(Update::Tools(self.tools.clone()));
-            }
-            Some(_) if self.pages >= MAX_TOOL_PAGES => {
-                out.updates
-                    .push(Update::Notice(format!("tools/list still paging after {MAX_TOOL_PAGES} pages; stopped")));
-                out.updates.push(Update::Tools(self.tools.clone()));
-            }
-            Some(cursor) => {
-                self.cursors_seen.insert(cursor.clone());
-                let frame =
-                    self.request(Purpose::ListTools(self.listing), "tools/list", Some(json!({"cursor": cursor}))).1;
-                out.replies.push(frame);
-            }
-            None => out.updates.push(Update::Tools(self.tools.clone())),
         }
     }
 }
