@@ -90,6 +90,7 @@ mod tests {
     #[test]
     fn auto_offers_the_newest_with_initialize_and_takes_what_the_server_picks() {
         assert_eq!(offer(ProtocolChoice::Auto), Ok(V2025_11_25));
+        assert_eq!(crate::DEFAULT_PROTOCOL_VERSION, Revision::NEWEST_WITH_INITIALIZE.as_str());
         let n = accept(ProtocolChoice::Auto, V2025_11_25, "2025-06-18").unwrap();
         assert_eq!(n, Negotiated { revision: V2025_06_18, offered: V2025_11_25, pinned: false });
         assert_eq!(n.to_string(), "2025-06-18 (offered 2025-11-25, the server chose it)");

@@ -6,6 +6,7 @@
 mod bounds;
 mod legacy;
 mod order;
+mod revisions;
 
 use std::sync::Mutex;
 
