@@ -113,6 +113,12 @@ impl Session {
     /// did, takes the recorded requests as its own, and sends nothing.
     pub fn for_playback(client_version: &str, relay: RelayInfo) -> Self {
         let mut s = Self::new(client_version);
+        // The revision the recording asked for (its preset's): a pinned one the server did
+        // not speak fails again as it did live.
+        if let Ok(client) = McpClient::with_choice(client_version, relay.preset_protocol) {
+            s.client = client;
+            s.protocol = relay.preset_protocol;
+        }
         s.playback = true;
         s.relay = Some(relay);
         s.conn = ConnState::Connecting;

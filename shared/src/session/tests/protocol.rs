@@ -83,3 +83,26 @@ fn the_page_recording_keeps_the_revision_asked_for_and_agreed() {
     let back = crate::recording::parse(&text).unwrap();
     assert_eq!(back.header.protocol, ProtocolChoice::Auto);
 }
+
+#[test]
+fn playback_holds_a_recording_to_the_revision_it_asked_for() {
+    let (h, _) = handshake(ProtocolChoice::Pinned(Revision::V2024_11_05), "2025-06-18");
+    let live = h.s.conn().clone();
+    let rec = crate::recording::parse(&h.s.export_recording().unwrap()).unwrap();
+    let relay = RelayInfo {
+        version: "1".into(),
+        preset: rec.header.target.clone(),
+        preset_protocol: rec.header.protocol,
+        limits: Limits { max_message_bytes: 1024, max_stderr_line_bytes: 64 },
+        servers: vec![],
+        recording: false,
+        playback: false,
+    };
+    let mut p = Session::for_playback("1", relay);
+    for e in &rec.entries {
+        p.receive(e.to_server_msg(), 0.0);
+    }
+    assert!(matches!(&live, ConnState::Error(e) if e.starts_with("pinned 2024-11-05")), "{live:?}");
+    assert_eq!(p.conn(), &live, "played back as it went live");
+    assert_eq!(p.protocol(), ProtocolChoice::Pinned(Revision::V2024_11_05));
+}
