@@ -174,3 +174,32 @@ async fn page_takes_the_revision_of_the_preset() -> anyhow::Result<()> {
     b.close().await?;
     Ok(())
 }
+
+/// An imported `mcpServers` entry's `protocolVersion` is kept with the saved server (across
+/// reloads) and chosen when it is picked; legacy SSE speaks 2024-11-05 from the page too.
+#[tokio::test]
+async fn page_keeps_the_revision_of_a_saved_server() -> anyhow::Result<()> {
+    use tests::{Browser, Playground};
+
+    let server = NodeServer::everything("sse")?;
+    let url = format!("http://127.0.0.1:{}/sse", server.port);
+    let pg = Playground::start(&[])?;
+    let b = Browser::start().await?;
+    b.client.goto(&pg.url).await?;
+    b.id("server-import-toggle").await?.click().await?;
+    let config =
+        format!(r#"{{"mcpServers": {{"old": {{"type": "sse", "url": "{url}", "protocolVersion": "2024-11-05"}}}}}}"#);
+    b.set_value(&b.id("server-import").await?, &config).await?;
+    b.id("server-import-button").await?.click().await?;
+    b.client.refresh().await?;
+    b.id("saved-servers").await?.select_by_value("old").await?;
+    let select = b.id("connect-protocol").await?;
+    ensure!(select.prop("value").await?.as_deref() == Some("2024-11-05"), "the saved revision is chosen");
+    crate::flows::connect(&b).await?;
+    let info = b.id("server-info").await?;
+    ensure!(info.attr("data-protocol-version").await?.as_deref() == Some("2024-11-05"));
+    let state = crate::flows::call_tool(&b, "echo", r#"{"message": "over legacy sse"}"#).await?;
+    ensure!(state == "ok", "result state {state}");
+    b.close().await?;
+    Ok(())
+}
