@@ -7,6 +7,7 @@ use std::sync::Arc;
 use anyhow::Context;
 use axum::body::Bytes;
 use shared::relay::{ConfiguredServer, Limits, Target};
+use shared::revision::ProtocolChoice;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 
@@ -28,6 +29,8 @@ fn default_assets() -> PathBuf {
 /// What a relay serves besides the page.
 struct Serving {
     preset: Target,
+    /// The revision `--protocol` (or the preset's `mcpServers` entry) asks for.
+    preset_protocol: ProtocolChoice,
     servers: Vec<ConfiguredServer>,
     record_dir: Option<PathBuf>,
     /// The text of the recording `play` loaded.
@@ -48,6 +51,7 @@ pub async fn run(args: RunArgs, announce: impl FnOnce(&str)) -> anyhow::Result<(
     }
     let serving = Serving {
         preset: offer.preset.unwrap_or(Target::Demo),
+        preset_protocol: offer.protocol.unwrap_or_default(),
         servers: offer.servers,
         record_dir: args.record,
         recording: None,
@@ -62,6 +66,7 @@ pub async fn play(args: PlayArgs, announce: impl FnOnce(&str)) -> anyhow::Result
     let text = load_recording(&args.file)?;
     let serving = Serving {
         preset: Target::Demo,
+        preset_protocol: ProtocolChoice::Auto,
         servers: Vec::new(),
         record_dir: None,
         recording: Some(Bytes::from(text)),
@@ -109,6 +114,7 @@ async fn serve(args: ListenArgs, serving: Serving, announce: impl FnOnce(&str)) 
     let exe = std::env::current_exe()?.to_string_lossy().into_owned();
     let session = Arc::new(SessionConfig {
         preset: serving.preset,
+        preset_protocol: serving.preset_protocol,
         servers: serving.servers,
         limits: Limits { max_message_bytes: args.max_message_bytes, max_stderr_line_bytes: MAX_STDERR_LINE },
         demo_command: (exe, vec!["demo-server".into()]),

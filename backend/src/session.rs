@@ -9,6 +9,7 @@ use std::sync::Arc;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use shared::recording::{Header, Recorder};
 use shared::relay::{ClientMsg, ConfiguredServer, Limits, RELAY_PROTOCOL, RelayEvent, ServerMsg, Target};
+use shared::revision::ProtocolChoice;
 use tokio::sync::watch;
 
 use crate::record::RecordFile;
@@ -23,6 +24,8 @@ const FLUSH_BATCH: usize = 64;
 pub struct SessionConfig {
     /// The server the page offers first.
     pub preset: Target,
+    /// The protocol revision asked for it; the page's session speaks it.
+    pub preset_protocol: ProtocolChoice,
     /// Every server of the `--config` file, offered beside the preset.
     pub servers: Vec<ConfiguredServer>,
     pub limits: Limits,
@@ -52,6 +55,7 @@ where
         protocol: RELAY_PROTOCOL,
         relay_version: env!("CARGO_PKG_VERSION").into(),
         preset: config.preset.clone(),
+        preset_protocol: config.preset_protocol,
         limits: config.limits,
         servers: config.servers.clone(),
         recording: config.record_dir.is_some(),

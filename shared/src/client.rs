@@ -7,11 +7,15 @@ use serde_json::{Value, json};
 
 use crate::jsonrpc::{self, Classified, ErrorObject, Id, Kind};
 use crate::mcp::{CallToolResult, InitializeResult, ListToolsResult, ResourceContents, Tool};
+use crate::negotiation::{self, Negotiated};
 use crate::pairing::Pairing;
 use crate::relay::Direction;
+use crate::revision::{ProtocolChoice, Revision};
 
 /// Pages of `tools/list` followed before giving up on a server that never stops paging.
 pub const MAX_TOOL_PAGES: usize = 1000;
+
+mod listing;
 
 /// What the caller should know after a frame was read.
 #[derive(Debug, Clone, PartialEq)]
@@ -91,6 +95,10 @@ pub struct McpClient {
     ready: bool,
     /// Requests given up on: their late responses are reported as such.
     abandoned: HashSet<Id>,
+    /// What the person chose; it decides whether the server's revision may stand.
+    choice: ProtocolChoice,
+    /// The revision agreed in `initialize`, once it is.
+    negotiated: Option<Negotiated>,
 }
 
 impl McpClient {
@@ -107,7 +115,26 @@ impl McpClient {
             pages: 0,
             ready: false,
             abandoned: HashSet::new(),
+            choice: ProtocolChoice::Auto,
+            negotiated: None,
         }
+    }
+
+    /// A client that offers what `choice` asks for and holds the server to it; an error
+    /// when the choice cannot be spoken at all (nothing should be sent then).
+    pub fn with_choice(client_version: &str, choice: ProtocolChoice) -> Result<Self, String> {
+        let offered = negotiation::offer(choice)?;
+        Ok(Self { choice, ..Self::new(client_version, offered.as_str()) })
+    }
+
+    /// The revision agreed in `initialize` and why, once the server has answered.
+    pub fn negotiated(&self) -> Option<&Negotiated> {
+        self.negotiated.as_ref()
+    }
+
+    /// The revision `initialize` offered (a playback takes the recorded one).
+    fn offered(&self) -> Revision {
+        Revision::parse(&self.protocol_version).unwrap_or(Revision::NEWEST_WITH_INITIALIZE)
     }
 
     fn request(&mut self, purpose: Purpose, method: &str, params: Option<Value>) -> (Id, String) {
@@ -206,7 +233,12 @@ impl McpClient {
             return;
         }
         let purpose = match c.method.as_deref() {
-            Some("initialize") => Purpose::Initialize,
+            Some("initialize") => {
+                if let Some(offered) = value["params"]["protocolVersion"].as_str() {
+                    self.protocol_version = offered.to_owned();
+                }
+                Purpose::Initialize
+            }
             Some("tools/list") => {
                 if value["params"]["cursor"].is_null() {
                     self.new_listing();
@@ -320,6 +352,10 @@ impl McpClient {
                 }
                 None => match serde_json::from_value::<InitializeResult>(value["result"].clone()) {
                     Ok(r) => {
+                        match negotiation::accept(self.choice, self.offered(), &r.protocol_version) {
+                            Ok(n) => self.negotiated = Some(n),
+                            Err(e) => return out.updates.push(Update::InitializeFailed(e)),
+                        }
                         self.ready = true;
                         out.replies.push(jsonrpc::notification("notifications/initialized", None));
                         out.replies.push(self.list_tools());
@@ -367,45 +403,6 @@ impl McpClient {
                 out.updates.push(Update::ResourceRead { uri, outcome });
             }
             Purpose::Other => {}
-        }
-    }
-
-    /// A page of `tools/list` failed: what came before it is kept and said.
-    fn tools_failed(&mut self, why: String, out: &mut Handled) {
-        let partial = std::mem::take(&mut self.tools);
-        let message = if self.pages == 0 {
-            format!("tools/list {why}")
-        } else {
-            let n = partial.len();
-            format!(
-                "tools/list page {} {why}; showing the {n} tool{} of the pages before it",
-                self.pages + 1,
-                if n == 1 { "" } else { "s" }
-            )
-        };
-        out.updates.push(Update::ToolsFailed { message, partial });
-    }
-
-    fn on_tools_page(&mut self, page: ListToolsResult, out: &mut Handled) {
-        self.pages += 1;
-        self.tools.extend(page.tools);
-        match page.next_cursor {
-            Some(cursor) if self.cursors_seen.contains(&cursor) => {
-                out.updates.push(Update::Notice(format!("tools/list repeated cursor {cursor:?}; stopped paging")));
-                out.updates.push(Update::Tools(self.tools.clone()));
-            }
-            Some(_) if self.pages >= MAX_TOOL_PAGES => {
-                out.updates
-                    .push(Update::Notice(format!("tools/list still paging after {MAX_TOOL_PAGES} pages; stopped")));
-                out.updates.push(Update::Tools(self.tools.clone()));
-            }
-            Some(cursor) => {
-                self.cursors_seen.insert(cursor.clone());
-                let frame =
-                    self.request(Purpose::ListTools(self.listing), "tools/list", Some(json!({"cursor": cursor}))).1;
-                out.replies.push(frame);
-            }
-            None => out.updates.push(Update::Tools(self.tools.clone())),
         }
     }
 }

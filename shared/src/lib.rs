@@ -12,6 +12,7 @@ pub mod connect_form;
 pub mod form;
 pub mod jsonrpc;
 pub mod mcp;
+pub mod negotiation;
 pub mod pairing;
 pub mod recording;
 pub mod relay;
@@ -23,5 +24,6 @@ pub mod schema;
 pub mod session;
 pub mod timeline;
 
-/// The MCP protocol revision the page asks for in `initialize`.
-pub const DEFAULT_PROTOCOL_VERSION: &str = "2025-06-18";
+/// The MCP protocol revision `initialize` offers on `auto`
+/// ([`revision::Revision::NEWEST_WITH_INITIALIZE`]; a test keeps the two equal).
+pub const DEFAULT_PROTOCOL_VERSION: &str = "2025-11-25";

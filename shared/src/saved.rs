@@ -4,34 +4,58 @@
 use serde_json::Value;
 
 use crate::relay::Target;
+use crate::revision::ProtocolChoice;
 
-/// Reads the stored list: a JSON array of `[name, target]` pairs, names unique, in the
-/// order they were saved. Text that is not such a list is an empty list, and an entry whose
-/// target this version cannot read is left out, so that one bad entry loses only itself.
-pub fn read(text: &str) -> Vec<(String, Target)> {
-    let Ok(entries) = serde_json::from_str::<Vec<(String, Value)>>(text) else { return Vec::new() };
-    entries.into_iter().filter_map(|(name, target)| Some((name, Target::read(target).ok()?))).collect()
+/// One saved server: its name, where it is, and the protocol revision asked for it.
+pub type Saved = (String, Target, ProtocolChoice);
+
+/// Reads the stored list: a JSON array of `[name, target]` entries, with the protocol
+/// revision third when one is pinned, names unique, in the order they were saved. Text
+/// that is not such a list is an empty list, and an entry this version cannot read is left
+/// out, so that one bad entry loses only itself. Lists saved before revisions could be
+/// chosen have no third element: those servers speak `auto`.
+pub fn read(text: &str) -> Vec<Saved> {
+    let Ok(entries) = serde_json::from_str::<Vec<Vec<Value>>>(text) else { return Vec::new() };
+    entries.into_iter().filter_map(entry).collect()
+}
+
+fn entry(fields: Vec<Value>) -> Option<Saved> {
+    let mut fields = fields.into_iter();
+    let name = fields.next()?.as_str()?.to_owned();
+    let target = Target::read(fields.next()?).ok()?;
+    let protocol = match fields.next() {
+        None => ProtocolChoice::Auto,
+        Some(v) => serde_json::from_value(v).ok()?,
+    };
+    fields.next().is_none().then_some((name, target, protocol))
 }
 
 /// The stored form of `list`, which [`read`] reads back.
-pub fn write(list: &[(String, Target)]) -> Result<String, serde_json::Error> {
-    serde_json::to_string(list)
+pub fn write(list: &[Saved]) -> Result<String, serde_json::Error> {
+    let entries: Vec<Value> = list
+        .iter()
+        .map(|(name, target, protocol)| match protocol {
+            ProtocolChoice::Auto => serde_json::json!([name, target]),
+            pinned => serde_json::json!([name, target, pinned]),
+        })
+        .collect();
+    serde_json::to_string(&entries)
 }
 
 /// Adds `found` to `list` in order: a server of a name already there replaces it and
 /// moves to the end, as does a later entry of the same name within `found`.
-pub fn merge(list: &mut Vec<(String, Target)>, found: Vec<(String, Target)>) {
-    for (name, target) in found {
-        list.retain(|(n, _)| *n != name);
-        list.push((name, target));
+pub fn merge(list: &mut Vec<Saved>, found: Vec<Saved>) {
+    for server in found {
+        list.retain(|(n, ..)| *n != server.0);
+        list.push(server);
     }
 }
 
 /// What an import pasted into the page brought.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Imported {
-    /// The usable servers, in file order.
-    pub servers: Vec<(String, Target)>,
+    /// The usable servers, in file order, each with its `protocolVersion` (auto if none).
+    pub servers: Vec<Saved>,
     /// Broken entries and ignored keys, one line each: the rest was still imported.
     pub problems: Vec<String>,
 }
@@ -46,7 +70,7 @@ pub fn import(text: &str) -> Result<Imported, String> {
     let mut servers = Vec::new();
     for entry in config.servers {
         match entry.target {
-            Ok(t) => servers.push((entry.name, t)),
+            Ok(t) => servers.push((entry.name, t, entry.protocol)),
             Err(e) => problems.push(format!("not imported: {e}")),
         }
     }
@@ -59,13 +83,13 @@ pub fn import(text: &str) -> Result<Imported, String> {
 }
 
 /// Removes the server called `name`.
-pub fn forget(list: &mut Vec<(String, Target)>, name: &str) {
-    list.retain(|(n, _)| n != name);
+pub fn forget(list: &mut Vec<Saved>, name: &str) {
+    list.retain(|(n, ..)| n != name);
 }
 
-/// The target of the server called `name`.
-pub fn find<'a>(list: &'a [(String, Target)], name: &str) -> Option<&'a Target> {
-    list.iter().find(|(n, _)| n == name).map(|(_, t)| t)
+/// The target of the server called `name`, with its protocol revision.
+pub fn find<'a>(list: &'a [Saved], name: &str) -> Option<(&'a Target, ProtocolChoice)> {
+    list.iter().find(|(n, ..)| n == name).map(|(_, t, p)| (t, *p))
 }
 
 #[cfg(test)]
@@ -78,24 +102,26 @@ mod tests {
         Target::Http { url: url.to_owned(), headers: BTreeMap::new() }
     }
 
-    fn names(list: &[(String, Target)]) -> Vec<&str> {
-        list.iter().map(|(n, _)| n.as_str()).collect()
+    fn names(list: &[Saved]) -> Vec<&str> {
+        list.iter().map(|(n, ..)| n.as_str()).collect()
+    }
+
+    /// A saved server on `auto`.
+    fn auto(name: &str, target: Target) -> Saved {
+        (name.to_owned(), target, ProtocolChoice::Auto)
     }
 
     #[test]
     fn an_import_replaces_servers_of_the_same_name_and_keeps_order() {
-        let mut list = vec![("a".into(), http("http://a")), ("b".into(), http("http://b")), ("c".into(), Target::Demo)];
-        merge(&mut list, vec![("b".into(), http("http://b2")), ("d".into(), Target::Demo)]);
+        let mut list = vec![auto("a", http("http://a")), auto("b", http("http://b")), auto("c", Target::Demo)];
+        merge(&mut list, vec![auto("b", http("http://b2")), auto("d", Target::Demo)]);
         assert_eq!(names(&list), ["a", "c", "b", "d"]);
-        assert_eq!(find(&list, "b"), Some(&http("http://b2")));
+        assert_eq!(find(&list, "b"), Some((&http("http://b2"), ProtocolChoice::Auto)));
         // Within one import, the later entry of a name wins.
-        merge(
-            &mut list,
-            vec![("e".into(), http("http://e1")), ("a".into(), Target::Demo), ("e".into(), http("http://e2"))],
-        );
+        merge(&mut list, vec![auto("e", http("http://e1")), auto("a", Target::Demo), auto("e", http("http://e2"))]);
         assert_eq!(names(&list), ["c", "b", "d", "a", "e"]);
-        assert_eq!(find(&list, "e"), Some(&http("http://e2")));
-        assert_eq!(find(&list, "a"), Some(&Target::Demo));
+        assert_eq!(find(&list, "e"), Some((&http("http://e2"), ProtocolChoice::Auto)));
+        assert_eq!(find(&list, "a"), Some((&Target::Demo, ProtocolChoice::Auto)));
     }
 
     #[test]
@@ -119,7 +145,7 @@ mod tests {
 
     #[test]
     fn forget_removes_only_that_name() {
-        let mut list = vec![("a".into(), Target::Demo), ("b".into(), Target::Demo)];
+        let mut list = vec![auto("a", Target::Demo), auto("b", Target::Demo)];
         forget(&mut list, "a");
         assert_eq!(names(&list), ["b"]);
         forget(&mut list, "zzz");
@@ -132,11 +158,7 @@ mod tests {
         let stdio =
             serde_json::json!({"transport": "stdio", "command": "npx", "args": ["-y", "server"], "env": {"K": "v"}});
         let stdio = Target::read(stdio).unwrap();
-        let list = vec![
-            ("stdio".to_owned(), stdio),
-            ("web".to_owned(), http("https://example.com/mcp")),
-            ("demo".to_owned(), Target::Demo),
-        ];
+        let list = vec![auto("stdio", stdio), auto("web", http("https://example.com/mcp")), auto("demo", Target::Demo)];
         let text = write(&list).unwrap();
         assert!(text.starts_with(r#"[["stdio",{"transport":"stdio","command":"npx""#), "{text}");
         assert_eq!(read(&text), list);
@@ -149,6 +171,23 @@ mod tests {
         assert!(read("[[\"a\"]]").is_empty());
         let text = r#"[["old", {"transport": "carrier-pigeon"}], ["ok", {"transport": "demo"}],
                        ["typo", {"transport": "http", "url": "http://x", "hedaers": {}}]]"#;
-        assert_eq!(read(text), vec![("ok".to_owned(), Target::Demo)]);
+        assert_eq!(read(text), vec![auto("ok", Target::Demo)]);
+    }
+
+    #[test]
+    fn a_pinned_revision_is_saved_imported_and_old_lists_speak_auto() {
+        use crate::revision::Revision;
+        let pinned = ProtocolChoice::Pinned(Revision::V2024_11_05);
+        let list = vec![("old".to_owned(), Target::Demo, pinned), auto("new", Target::Demo)];
+        let text = write(&list).unwrap();
+        assert_eq!(text, r#"[["old",{"transport":"demo"},"2024-11-05"],["new",{"transport":"demo"}]]"#);
+        assert_eq!(read(&text), list);
+        // A list saved before revisions could be chosen: every server on auto.
+        assert_eq!(read(r#"[["a", {"transport": "demo"}]]"#), vec![auto("a", Target::Demo)]);
+        // An unknown revision loses its entry only.
+        assert_eq!(read(r#"[["a", {"transport": "demo"}, "1999-01-01"], ["b", {"transport": "demo"}]]"#).len(), 1);
+        let got = import(r#"{"mcpServers": {"s": {"url": "http://x/mcp", "protocolVersion": "2024-11-05"}}}"#).unwrap();
+        assert_eq!(got.servers[0].2, pinned);
+        assert!(got.problems.is_empty(), "protocolVersion is a key of ours: {:?}", got.problems);
     }
 }

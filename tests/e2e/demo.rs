@@ -15,7 +15,10 @@ async fn demo_server_lists_tools_and_echoes() -> Result<()> {
     flows::connect(&b).await?;
 
     let info = b.id("server-info").await?;
-    ensure!(info.attr("data-protocol-version").await?.as_deref() == Some("2025-06-18"));
+    ensure!(
+        info.attr("data-protocol-version").await?.as_deref() == Some("2025-11-25"),
+        "auto offers 2025-11-25 and the demo server speaks it"
+    );
     ensure!(info.text().await?.contains("mcp-playground-demo"), "server name not shown");
 
     let names = flows::tool_names(&b).await?;

@@ -18,6 +18,7 @@ mod load;
 mod mock;
 mod numbers;
 mod orphans;
+mod protocol;
 mod recording_page;
 mod recording_relay;
 mod remote;

@@ -18,6 +18,7 @@ async fn serve_relay(recording: Option<&'static str>, assets: PathBuf) -> (Strin
         guard: guard.clone(),
         session: Arc::new(SessionConfig {
             preset: shared::relay::Target::Demo,
+            preset_protocol: Default::default(),
             servers: Vec::new(),
             limits: shared::relay::Limits { max_message_bytes: 1024, max_stderr_line_bytes: 64 },
             demo_command: ("true".into(), Vec::new()),

@@ -12,6 +12,7 @@ use clap::{Args, CommandFactory};
 use shared::cmdline::{self, InputError};
 use shared::config::{self, Config, Env};
 use shared::relay::{ConfiguredServer, Target, Transport};
+use shared::revision::ProtocolChoice;
 
 use crate::upstream::process::Inherit;
 
@@ -45,6 +46,11 @@ pub struct ServerArgs {
     /// config variables, as the official MCP SDKs do: no API key it was not given.
     #[arg(long)]
     pub inherit_env: bool,
+    /// The MCP protocol revision to speak: auto (offer the newest, accept the server's
+    /// pick) or one date, 2024-11-05, 2025-03-26, 2025-06-18 or 2025-11-25, which the
+    /// server must then speak.
+    #[arg(long, value_name = "auto|DATE", value_parser = ProtocolChoice::parse)]
+    pub protocol: Option<ProtocolChoice>,
     /// The server: an http(s) URL, or a command and its arguments. Everything from its first
     /// word on belongs to the server, words starting with `-` included; `--` before it works.
     // No `allow_hyphen_values`: it would take a mistyped option for a program's name; once the
@@ -58,6 +64,9 @@ pub struct ServerArgs {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Offer {
     pub preset: Option<Target>,
+    /// The revision asked for: `--protocol`, else the picked entry's `protocolVersion`;
+    /// `None` when neither says (auto, or what a recording asked for).
+    pub protocol: Option<ProtocolChoice>,
     pub servers: Vec<ConfiguredServer>,
 }
 
@@ -79,6 +88,12 @@ impl ServerArgs {
         Ok(self.resolve(&process_env, false)?.preset)
     }
 
+    /// [`target`](Self::target) with the revision asked for it (see [`Offer::protocol`]).
+    pub fn target_and_protocol(&self) -> anyhow::Result<(Option<Target>, Option<ProtocolChoice>)> {
+        let offer = self.resolve(&process_env, false)?;
+        Ok((offer.preset, offer.protocol))
+    }
+
     /// The playground's choice: like [`target`](Self::target), except that a file with
     /// several servers and no `--server` preselects nothing and offers them all.
     pub fn offer(&self) -> anyhow::Result<Offer> {
@@ -86,13 +101,18 @@ impl ServerArgs {
     }
 
     fn resolve(&self, env: Env<'_>, several_ok: bool) -> anyhow::Result<Offer> {
-        let (named, servers) = match &self.config {
+        let (named, servers, entry_protocol) = match &self.config {
             Some(file) => {
                 let config = load(file, env)?;
                 let named = self.pick(file, &config, several_ok)?;
-                (named, config.servers.iter().map(|e| e.offered()).collect())
+                let picked = named.as_ref().and_then(|_| {
+                    let name = self.server_name.as_deref().or(config.names().first().copied())?;
+                    config.servers.iter().find(|e| e.name == name).map(|e| e.protocol)
+                });
+                let protocol = picked.filter(|p| *p != ProtocolChoice::Auto);
+                (named, config.servers.iter().map(|e| e.offered()).collect(), protocol)
             }
-            None => (self.named()?, Vec::new()),
+            None => (self.named()?, Vec::new(), None),
         };
         let preset = match named {
             Some((target, who)) => Some(self.adjust(target, &who)?),
@@ -101,7 +121,7 @@ impl ServerArgs {
                 None
             }
         };
-        Ok(Offer { preset, servers })
+        Ok(Offer { preset, protocol: self.protocol.or(entry_protocol), servers })
     }
 
     /// The server of `--config`, with how errors name it.

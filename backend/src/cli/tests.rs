@@ -256,3 +256,22 @@ fn a_host_beyond_loopback_needs_allow_remote() {
     let Some(Sub::Play(play)) = parse(&["play", "r.jsonl", "--allow-remote"]).command else { panic!("not play") };
     assert!(play.listen.allow_remote);
 }
+
+#[test]
+fn protocol_is_auto_or_a_revision_everywhere_a_server_is_named() {
+    use shared::revision::{ProtocolChoice, Revision};
+    assert_eq!(playground(&[]).server.protocol, None, "not given: auto, or what a recording asked for");
+    let run = playground(&["--protocol", "2024-11-05", "node", "s.js", "--protocol", "x"]);
+    assert_eq!(run.server.protocol, Some(ProtocolChoice::Pinned(Revision::V2024_11_05)));
+    assert_eq!(run.server.server, ["node", "s.js", "--protocol", "x"], "the server's own words stay its own");
+    let Some(Sub::Tools(t)) = parse(&["tools", "--protocol", "auto", "node", "s.js"]).command else { panic!() };
+    assert_eq!(t.server.protocol, Some(ProtocolChoice::Auto));
+    let Some(Sub::Call(c)) = parse(&["call", "echo", "--protocol", "2025-11-25", "node"]).command else { panic!() };
+    assert_eq!(c.server.protocol, Some(ProtocolChoice::Pinned(Revision::V2025_11_25)));
+    let Some(Sub::Replay(r)) = parse(&["replay", "f.jsonl", "--protocol", "2025-03-26", "node"]).command else {
+        panic!()
+    };
+    assert_eq!(r.server.protocol, Some(ProtocolChoice::Pinned(Revision::V2025_03_26)));
+    expect![[r#"error: invalid value '2025-01-01' for '--protocol <auto|DATE>': unknown protocol revision "2025-01-01": use auto or one of 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28"#]]
+        .assert_eq(&refused(&["tools", "--protocol", "2025-01-01", "node"]));
+}

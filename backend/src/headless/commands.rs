@@ -15,6 +15,7 @@ use shared::jsonrpc::Id;
 use shared::recording::{Header, Recorder};
 use shared::relay::{Limits, Target};
 use shared::render::terminal;
+use shared::revision::ProtocolChoice;
 use shared::session::{CallLimits, CallState, Changed, Session};
 use shared::timeline::{RowDirection, RowKind};
 
@@ -200,10 +201,12 @@ fn member(frame: &str, key: &str) -> Option<String> {
 /// A driver connected to the named server (the demo server when none is named), with its
 /// tool list in, recording when asked to; `None` after saying why not.
 async fn connected(server: &ServerArgs, out: &Output) -> Option<Driver> {
-    let target = target_of(server)?;
+    let (target, protocol) = target_of(server)?;
+    let protocol = protocol.unwrap_or_default();
     let mut d = driver(server.inherit())?;
     if let Some(path) = &out.record {
-        let header = Header::new(Recorder::Cli, env!("CARGO_PKG_VERSION"), &target, now_ms());
+        let mut header = Header::new(Recorder::Cli, env!("CARGO_PKG_VERSION"), &target, now_ms());
+        header.protocol = protocol;
         match RecordFile::create(path, header) {
             Ok(file) => d.record(file),
             Err(e) => {
@@ -215,8 +218,13 @@ async fn connected(server: &ServerArgs, out: &Output) -> Option<Driver> {
     let mut reporter = Reporter::default();
     d.on_change(move |s, changed| reporter.report(s, changed));
     let patience = Duration::from_secs_f64(out.timeout_s.max(0.001));
-    match d.connect(target, patience).await {
-        Ok(()) => Some(d),
+    match d.connect(target, protocol, patience).await {
+        Ok(()) => {
+            if let Some(n) = d.session.negotiated() {
+                eprintln!("protocol {n}");
+            }
+            Some(d)
+        }
         Err(stop) => {
             eprintln!("error: {}", connect_failure(&d.session, &stop));
             d.disconnect().await;
@@ -225,11 +233,11 @@ async fn connected(server: &ServerArgs, out: &Output) -> Option<Driver> {
     }
 }
 
-/// The server named on the command line, the demo server when none is; `None` after
-/// saying what is wrong with how it was named.
-pub(super) fn target_of(server: &ServerArgs) -> Option<Target> {
-    match server.target() {
-        Ok(t) => Some(t.unwrap_or(Target::Demo)),
+/// The server named on the command line, the demo server when none is, with the revision
+/// asked for it; `None` after saying what is wrong with how it was named.
+pub(super) fn target_of(server: &ServerArgs) -> Option<(Target, Option<ProtocolChoice>)> {
+    match server.target_and_protocol() {
+        Ok((t, protocol)) => Some((t.unwrap_or(Target::Demo), protocol)),
         Err(e) => {
             eprintln!("error: {e:#}");
             None

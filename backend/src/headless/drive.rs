@@ -7,6 +7,7 @@
 use std::time::{Duration, Instant};
 
 use shared::relay::{ClientMsg, Limits, RelayEvent, ServerMsg, Target};
+use shared::revision::ProtocolChoice;
 use shared::session::{Changed, ConnState, Session};
 
 use crate::record::RecordFile;
@@ -85,9 +86,10 @@ impl Driver {
         self.clock.elapsed().as_secs_f64() * 1000.0
     }
 
-    /// Connects and waits until the tool list is in (or the connection failed).
-    pub async fn connect(&mut self, target: Target, patience: Duration) -> Result<(), Stop> {
-        self.session.connect(target, false);
+    /// Connects speaking the revision `protocol` asks for, and waits until the tool list is
+    /// in (or the connection failed).
+    pub async fn connect(&mut self, target: Target, protocol: ProtocolChoice, patience: Duration) -> Result<(), Stop> {
+        self.session.connect_with(target, protocol, false);
         self.until(|s| *s.conn() == ConnState::Connected && !s.tools_loading(), patience).await
     }
 

@@ -14,6 +14,7 @@ use shared::calls::Hints;
 use shared::mcp::Tool;
 use shared::recording::{self, Recording};
 use shared::replay::{ChangeKind, DriftClass, FailOn, Replay, Report, RowState, Want, drift, recorded_tools};
+use shared::revision::ProtocolChoice;
 use shared::session::CallLimits;
 
 use super::drive::{Driver, Stop};
@@ -39,7 +40,7 @@ pub async fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     for p in &rec.problems {
         eprintln!("note: {}: {p}", args.file.display());
     }
-    let Some(mut d) = connected(&args).await else { return Ok(ExitCode::from(FAILED)) };
+    let Some(mut d) = connected(&args, rec.header.protocol).await else { return Ok(ExitCode::from(FAILED)) };
     let limits = CallLimits { timeout_ms: args.timeout_s * 1000.0, ..CallLimits::default() };
     let mut replay = Replay::new(&rec, &args.ignore, limits);
     let recorded = recorded_tools(replay.requests());
@@ -112,11 +113,18 @@ fn allow_fn(allow_writes: bool, live: Vec<Tool>, recorded: Vec<Tool>) -> impl Fn
 }
 
 /// A driver connected to the named server, with its tool list in; `None` after saying why not.
-async fn connected(args: &ReplayArgs) -> Option<Driver> {
-    let target = super::commands::target_of(&args.server)?;
+/// It speaks the revision the recording asked for, unless `--protocol` says otherwise.
+async fn connected(args: &ReplayArgs, recorded: ProtocolChoice) -> Option<Driver> {
+    let (target, protocol) = super::commands::target_of(&args.server)?;
     let mut d = super::commands::driver(args.server.inherit())?;
-    match d.connect(target, Duration::from_secs_f64(args.timeout_s)).await {
-        Ok(()) => Some(d),
+    let protocol = protocol.unwrap_or(recorded);
+    match d.connect(target, protocol, Duration::from_secs_f64(args.timeout_s)).await {
+        Ok(()) => {
+            if let Some(n) = d.session.negotiated() {
+                eprintln!("protocol {n}");
+            }
+            Some(d)
+        }
         Err(stop) => {
             eprintln!("error: cannot connect: {stop}");
             d.disconnect().await;

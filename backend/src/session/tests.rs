@@ -35,6 +35,7 @@ fn start_with(record_dir: Option<std::path::PathBuf>, socket: usize) -> Page {
     }));
     let config = Arc::new(SessionConfig {
         preset: Target::Demo,
+        preset_protocol: Default::default(),
         servers: Vec::new(),
         limits: Limits { max_message_bytes: 1 << 20, max_stderr_line_bytes: 1024 },
         demo_command: ("true".into(), vec![]),

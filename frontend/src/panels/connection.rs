@@ -1,9 +1,11 @@
-//! Choosing a server and connecting: transport, command line and environment; the
-//! connection's state, the server's identity and its stderr.
+//! Choosing a server and connecting: transport, command line and environment, protocol
+//! revision; the connection's state, the server's identity (and the revision it speaks,
+//! with why) and its stderr.
 
 use leptos::prelude::*;
 
 use shared::relay::Transport;
+use shared::revision::{ProtocolChoice, Revision};
 
 use crate::store::{ConnState, Store};
 
@@ -70,6 +72,7 @@ pub fn ConnectionPanel() -> impl IntoView {
                     on:input=move |ev| store.headers.set(event_target_value(&ev))
                     prop:disabled=busy></textarea>
             </Show>
+            <ProtocolSelect disabled=Signal::derive(busy) />
             <button class="button primary wide" data-testid="connect-button" on:click=on_button
                 class:danger=move || busy() && !store.in_playback() prop:disabled=move || store.in_playback()
                 title=move || if store.in_playback() { "A recording is playing: go back to live to connect" } else { "" }>
@@ -94,6 +97,31 @@ pub fn ConnectionPanel() -> impl IntoView {
     }
 }
 
+/// The revision to speak: `auto` unless a person pins one (the server must then speak it).
+#[component]
+fn ProtocolSelect(disabled: Signal<bool>) -> impl IntoView {
+    let store = expect_context::<Store>();
+    let choices = std::iter::once(ProtocolChoice::Auto).chain(Revision::ALL.map(ProtocolChoice::Pinned));
+    let label = |c: ProtocolChoice| match c {
+        ProtocolChoice::Auto => "auto: the newest the server speaks".to_owned(),
+        ProtocolChoice::Pinned(r) if !r.has_initialize() => format!("{r} (not spoken yet)"),
+        ProtocolChoice::Pinned(r) => r.to_string(),
+    };
+    view! {
+        <label class="field-label" for="protocol">"Protocol revision"</label>
+        <select id="protocol" class="input" data-testid="connect-protocol"
+            prop:value=move || store.protocol.get().as_str()
+            on:change=move |ev| {
+                if let Ok(c) = ProtocolChoice::parse(&event_target_value(&ev)) {
+                    store.protocol.set(c);
+                }
+            }
+            prop:disabled=disabled>
+            {choices.map(|c| view! { <option value=c.as_str()>{label(c)}</option> }).collect_view()}
+        </select>
+    }
+}
+
 #[component]
 fn ServerInfoCard() -> impl IntoView {
     let store = expect_context::<Store>();
@@ -106,7 +134,11 @@ fn ServerInfoCard() -> impl IntoView {
                     <dl class="facts">
                         <dt>"Name"</dt><dd class="mono">{s.name.clone()}</dd>
                         <dt>"Version"</dt><dd class="mono">{s.version.clone()}</dd>
-                        <dt>"Protocol"</dt><dd class="mono">{s.protocol_version.clone()}</dd>
+                        <dt>"Protocol"</dt>
+                        <dd>
+                            <span class="mono">{s.protocol_version.clone()}</span>
+                            {s.negotiated.map(|n| view! { <span class="protocol-why">{n.reason()}</span> })}
+                        </dd>
                         <dt>"Offers"</dt><dd>{if caps.is_empty() { "nothing declared".to_owned() } else { caps }}</dd>
                     </dl>
                     {s.instructions.map(|i| view! { <details class="instructions"><summary>"Instructions"</summary><p>{i}</p></details> })}

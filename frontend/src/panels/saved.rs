@@ -5,8 +5,7 @@
 //! is left out with a notice, and the rest is imported.
 
 use leptos::prelude::*;
-use shared::relay::Target;
-use shared::saved;
+use shared::saved::{self, Saved};
 
 use crate::store::{ConnState, Store};
 
@@ -14,11 +13,11 @@ const KEY: &str = "mcp-playground.servers.v1";
 /// Marks an option of the relay's `--config` file in the list of saved servers.
 const OFFERED: &str = "config:";
 
-fn load() -> Vec<(String, Target)> {
+fn load() -> Vec<Saved> {
     crate::storage::local().and_then(|s| s.get_item(KEY).ok().flatten()).map(|t| saved::read(&t)).unwrap_or_default()
 }
 
-fn save(list: &[(String, Target)]) {
+fn save(list: &[Saved]) {
     if let (Some(s), Ok(text)) = (crate::storage::local(), saved::write(list)) {
         let _ = s.set_item(KEY, &text);
     }
@@ -39,11 +38,16 @@ pub fn SavedServers() -> impl IntoView {
         chosen.set(value.clone());
         picked_error.set(None);
         let target = match value.strip_prefix(OFFERED) {
-            Some(name) => store.offered.with_untracked(|o| o.iter().find(|s| s.name == name).map(|s| s.target.clone())),
-            None => servers.with_untracked(|s| saved::find(s, &value).cloned().map(Ok)),
+            Some(name) => store.offered.with_untracked(|o| {
+                o.iter().find(|s| s.name == name).map(|s| s.target.clone().map(|t| (t, s.protocol)))
+            }),
+            None => servers.with_untracked(|s| saved::find(s, &value).map(|(t, p)| Ok((t.clone(), p)))),
         };
         match target {
-            Some(Ok(t)) => store.apply_target(&t),
+            Some(Ok((t, protocol))) => {
+                store.apply_target(&t);
+                store.protocol.set(protocol);
+            }
             Some(Err(why)) => picked_error.set(Some(format!("{}: {why}", value.trim_start_matches(OFFERED)))),
             None => {}
         }
@@ -90,8 +94,11 @@ pub fn SavedServers() -> impl IntoView {
                             }).collect_view()}
                         </optgroup>
                     })}
-                    {move || servers.get().into_iter().map(|(name, t)| {
-                        let label = format!("{name} ({})", t.transport());
+                    {move || servers.get().into_iter().map(|(name, t, protocol)| {
+                        let label = match protocol {
+                            shared::revision::ProtocolChoice::Auto => format!("{name} ({})", t.transport()),
+                            pinned => format!("{name} ({}, {})", t.transport(), pinned.as_str()),
+                        };
                         view! { <option value=name>{label}</option> }
                     }).collect_view()}
                 </select>

@@ -13,6 +13,7 @@ use leptos::prelude::*;
 use shared::connect_form::ConnectForm;
 use shared::mcp::Tool;
 use shared::relay::{ConfiguredServer, ServerMsg, Target, Transport};
+use shared::revision::ProtocolChoice;
 use shared::session::{Changed, Session};
 use shared::timeline::{RowFilter, RowView};
 
@@ -39,6 +40,8 @@ pub struct Store {
     pub cwd: RwSignal<String>,
     pub url: RwSignal<String>,
     pub headers: RwSignal<String>,
+    /// The protocol revision asked for (`connect-protocol`).
+    pub protocol: RwSignal<ProtocolChoice>,
     pub server: RwSignal<Option<ServerInfo>>,
     pub stderr: RwSignal<Vec<String>>,
     pub tools: RwSignal<Vec<Tool>>,
@@ -92,6 +95,7 @@ impl Store {
             cwd: RwSignal::new(String::new()),
             url: RwSignal::new(String::new()),
             headers: RwSignal::new(String::new()),
+            protocol: RwSignal::new(ProtocolChoice::Auto),
             server: RwSignal::new(None),
             stderr: RwSignal::new(Vec::new()),
             tools: RwSignal::new(Vec::new()),
@@ -173,6 +177,7 @@ impl Store {
             {
                 self.preset_applied.set_value(true);
                 self.apply_target(&relay.preset);
+                self.protocol.set(relay.preset_protocol);
                 self.offered.set(relay.servers.clone());
                 self.relay_recording.set(relay.recording);
                 if relay.playback {
@@ -249,7 +254,8 @@ impl Store {
         self.selected_row.set(None);
         self.calls.confirm.set(None);
         let record = self.recording.get_untracked();
-        self.act(|s| s.connect(target, record));
+        let protocol = self.protocol.get_untracked();
+        self.act(|s| s.connect_with(target, protocol, record));
     }
 
     /// Starts or stops the page's capture of the session (and of the sessions to come).

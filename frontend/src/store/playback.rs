@@ -375,6 +375,7 @@ fn playback_session(header: &Header) -> Session {
     let relay = RelayInfo {
         version: header.relay_version.clone(),
         preset: header.target.clone(),
+        preset_protocol: header.protocol,
         limits: shared::relay::Limits { max_message_bytes: usize::MAX, max_stderr_line_bytes: usize::MAX },
         servers: Vec::new(),
         recording: false,

@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use crate::relay::{ConfiguredServer, Target, Transport};
+use crate::revision::ProtocolChoice;
 
 mod expand;
 
@@ -43,7 +44,8 @@ impl ConfigError {
 
 /// Keys this reader acts on, and keys of other tools that change nothing about how a
 /// server is reached (so they are ignored without a warning).
-const KNOWN: &[&str] = &["command", "args", "env", "cwd", "type", "transport", "url", "headers", "disabled", "timeout"];
+const KNOWN: &[&str] =
+    &["command", "args", "env", "cwd", "type", "transport", "url", "headers", "protocolVersion", "disabled", "timeout"];
 
 /// A whole `mcpServers` file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,12 +61,18 @@ pub struct Config {
 pub struct Entry {
     pub name: String,
     pub target: Result<Target, ConfigError>,
+    /// `"protocolVersion"`: `"auto"` (also when absent) or the one revision to speak.
+    pub protocol: ProtocolChoice,
 }
 
 impl Entry {
     /// The entry as the relay offers it to the page.
     pub fn offered(&self) -> ConfiguredServer {
-        ConfiguredServer { name: self.name.clone(), target: self.target.clone().map_err(|e| e.problem()) }
+        ConfiguredServer {
+            name: self.name.clone(),
+            target: self.target.clone().map_err(|e| e.problem()),
+            protocol: self.protocol,
+        }
     }
 }
 
@@ -98,7 +106,15 @@ pub fn read(text: &str, env: Env<'_>) -> Result<Config, ConfigError> {
     let mut warnings = Vec::new();
     let servers = servers
         .iter()
-        .map(|(name, entry)| Entry { name: name.clone(), target: read_entry(name, entry, env, &mut warnings) })
+        .map(|(name, entry)| {
+            let target = read_entry(name, entry, env, &mut warnings);
+            // A revision that cannot be read breaks the entry like a bad target would.
+            let (target, protocol) = match read_protocol(name, entry) {
+                Ok(protocol) => (target, protocol),
+                Err(e) => (target.and(Err(e)), ProtocolChoice::Auto),
+            };
+            Entry { name: name.clone(), target, protocol }
+        })
         .collect();
     Ok(Config { servers, warnings })
 }
@@ -156,6 +172,16 @@ fn read_entry(name: &str, entry: &Value, env: Env<'_>, warnings: &mut Vec<String
         env: r.map("env")?,
         cwd: r.string("cwd")?,
     })
+}
+
+/// An entry's `"protocolVersion"` (the key `initialize` uses for the same thing).
+fn read_protocol(name: &str, entry: &Value) -> Result<ProtocolChoice, ConfigError> {
+    let err = |problem: String| ConfigError::Server { server: name.into(), problem };
+    match entry.get("protocolVersion") {
+        None => Ok(ProtocolChoice::Auto),
+        Some(Value::String(s)) => ProtocolChoice::parse(s).map_err(|e| err(format!("\"protocolVersion\": {e}"))),
+        Some(_) => Err(err("\"protocolVersion\" must be a string".into())),
+    }
 }
 
 /// Reads the values of one entry, expanding references; errors name the server and key.

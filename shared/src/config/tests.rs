@@ -170,3 +170,31 @@ fn errors_name_the_server_and_key() {
         neither: error: server "neither": needs either "command" (stdio) or "url" (remote)"#]]
     .assert_eq(&show(&read(entries, &no_env).unwrap()));
 }
+
+#[test]
+fn an_entry_may_pin_a_protocol_revision() {
+    use crate::revision::Revision;
+    let text = r#"{"mcpServers": {
+        "old": {"type": "sse", "url": "http://127.0.0.1:1/sse", "protocolVersion": "2024-11-05"},
+        "plain": {"command": "node"},
+        "auto": {"command": "node", "protocolVersion": "auto"},
+        "typo": {"command": "node", "protocolVersion": "2024-11-5"},
+        "number": {"command": "node", "protocolVersion": 20241105}
+    }}"#;
+    let config = read(text, &no_env).unwrap();
+    assert!(config.warnings.is_empty(), "{:?}", config.warnings);
+    let protocols: Vec<_> = config.servers.iter().map(|e| (e.name.as_str(), e.protocol, e.target.is_ok())).collect();
+    assert_eq!(
+        protocols,
+        [
+            ("old", ProtocolChoice::Pinned(Revision::V2024_11_05), true),
+            ("plain", ProtocolChoice::Auto, true),
+            ("auto", ProtocolChoice::Auto, true),
+            ("typo", ProtocolChoice::Auto, false),
+            ("number", ProtocolChoice::Auto, false),
+        ]
+    );
+    expect![[r#"server "typo": "protocolVersion": unknown protocol revision "2024-11-5": use auto or one of 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28"#]]
+        .assert_eq(&config.get("typo").unwrap_err().to_string());
+    assert_eq!(config.servers[0].offered().protocol, ProtocolChoice::Pinned(Revision::V2024_11_05));
+}

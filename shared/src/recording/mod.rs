@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::relay::{Direction, RelayEvent, ServerMsg, Target};
+use crate::revision::ProtocolChoice;
 
 pub use live::LiveRecorder;
 pub use matching::{MAX_DELAY_MS, Mock, Reply};
@@ -51,6 +52,10 @@ pub struct Header {
     pub relay_version: String,
     /// The server, with every header and environment value masked.
     pub target: Target,
+    /// The protocol revision asked for: `auto` (left out, and what an older recording
+    /// without it means) or a pinned date. A replay asks for it again.
+    #[serde(default, skip_serializing_if = "is_auto")]
+    pub protocol: ProtocolChoice,
     /// What `initialize` negotiated; absent when the session never got that far.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol_version: Option<String>,
@@ -72,6 +77,7 @@ impl Header {
             recorded_by,
             relay_version: relay_version.into(),
             target: masked_target(target),
+            protocol: ProtocolChoice::Auto,
             protocol_version: None,
             server_info: None,
             capabilities: None,
@@ -89,6 +95,10 @@ impl Header {
     pub fn to_line(&self) -> String {
         serde_json::to_string(self).expect("a header serializes")
     }
+}
+
+fn is_auto(choice: &ProtocolChoice) -> bool {
+    *choice == ProtocolChoice::Auto
 }
 
 /// One line after the header.

@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::revision::ProtocolChoice;
+
 mod read;
 mod transport;
 
@@ -74,6 +76,8 @@ impl Target {
 pub struct ConfiguredServer {
     pub name: String,
     pub target: Result<Target, String>,
+    /// The entry's `protocolVersion`: auto when it names none.
+    pub protocol: ProtocolChoice,
 }
 
 /// The JSON shape of [`ConfiguredServer`]: exactly one of `target` and `error`.
@@ -85,13 +89,20 @@ struct ConfiguredWire {
     target: Option<Target>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     error: Option<String>,
+    #[serde(default, skip_serializing_if = "is_auto")]
+    protocol: ProtocolChoice,
+}
+
+/// A protocol choice left out of our wire messages when it is the default.
+pub(crate) fn is_auto(choice: &ProtocolChoice) -> bool {
+    *choice == ProtocolChoice::Auto
 }
 
 impl TryFrom<ConfiguredWire> for ConfiguredServer {
     type Error = String;
 
     fn try_from(w: ConfiguredWire) -> Result<Self, String> {
-        ConfiguredServer::new(w.name, w.target, w.error)
+        ConfiguredServer::new(w.name, w.target, w.error, w.protocol)
     }
 }
 
@@ -101,18 +112,23 @@ impl From<ConfiguredServer> for ConfiguredWire {
             Ok(t) => (Some(t), None),
             Err(e) => (None, Some(e)),
         };
-        ConfiguredWire { name: s.name, target, error }
+        ConfiguredWire { name: s.name, target, error, protocol: s.protocol }
     }
 }
 
 impl ConfiguredServer {
-    fn new(name: String, target: Option<Target>, error: Option<String>) -> Result<Self, String> {
+    fn new(
+        name: String,
+        target: Option<Target>,
+        error: Option<String>,
+        protocol: ProtocolChoice,
+    ) -> Result<Self, String> {
         let target = match (target, error) {
             (Some(t), None) => Ok(t),
             (None, Some(e)) => Err(e),
             _ => return Err(format!("configured server `{name}`: expected either `target` or `error`")),
         };
-        Ok(ConfiguredServer { name, target })
+        Ok(ConfiguredServer { name, target, protocol })
     }
 }
 
@@ -158,6 +174,9 @@ pub enum ServerMsg {
         relay_version: String,
         /// The server chosen on the command line, or the demo server.
         preset: Target,
+        /// The protocol revision chosen for it (`--protocol`, or its `mcpServers` entry).
+        #[serde(default, skip_serializing_if = "is_auto")]
+        preset_protocol: ProtocolChoice,
         limits: Limits,
         /// Every server of the `--config` file, in file order (none without one).
         #[serde(default)]
@@ -289,6 +308,7 @@ mod tests {
                 protocol: RELAY_PROTOCOL,
                 relay_version: "0.1.0".into(),
                 preset: Target::Demo,
+                preset_protocol: ProtocolChoice::Auto,
                 limits: Limits { max_message_bytes: 1024, max_stderr_line_bytes: 64 },
                 servers: vec![],
                 recording: false,
@@ -298,6 +318,7 @@ mod tests {
                 protocol: RELAY_PROTOCOL,
                 relay_version: "0.1.0".into(),
                 preset: Target::Auto { url: "http://127.0.0.1:3001/mcp".into(), headers: Default::default() },
+                preset_protocol: ProtocolChoice::Pinned(crate::revision::Revision::V2025_03_26),
                 limits: Limits { max_message_bytes: 1024, max_stderr_line_bytes: 64 },
                 servers: vec![
                     ConfiguredServer {
@@ -308,10 +329,12 @@ mod tests {
                             env: Default::default(),
                             cwd: Some("/srv".into()),
                         }),
+                        protocol: ProtocolChoice::Pinned(crate::revision::Revision::V2024_11_05),
                     },
                     ConfiguredServer {
                         name: "broken".into(),
                         target: Err("\"args\" must be an array of strings".into()),
+                        protocol: ProtocolChoice::Auto,
                     },
                 ],
                 recording: true,
@@ -351,7 +374,7 @@ mod tests {
         let out: Vec<String> = msgs.iter().map(json).collect();
         expect![[r#"
             {"type":"hello","protocol":1,"relay_version":"0.1.0","preset":{"transport":"demo"},"limits":{"max_message_bytes":1024,"max_stderr_line_bytes":64},"servers":[]}
-            {"type":"hello","protocol":1,"relay_version":"0.1.0","preset":{"transport":"auto","url":"http://127.0.0.1:3001/mcp","headers":{}},"limits":{"max_message_bytes":1024,"max_stderr_line_bytes":64},"servers":[{"name":"files","target":{"transport":"stdio","command":"npx","args":["-y"],"env":{},"cwd":"/srv"}},{"name":"broken","error":"\"args\" must be an array of strings"}],"recording":true,"playback":true}
+            {"type":"hello","protocol":1,"relay_version":"0.1.0","preset":{"transport":"auto","url":"http://127.0.0.1:3001/mcp","headers":{}},"preset_protocol":"2025-03-26","limits":{"max_message_bytes":1024,"max_stderr_line_bytes":64},"servers":[{"name":"files","target":{"transport":"stdio","command":"npx","args":["-y"],"env":{},"cwd":"/srv"},"protocol":"2024-11-05"},{"name":"broken","error":"\"args\" must be an array of strings"}],"recording":true,"playback":true}
             {"type":"message","direction":"in","at_ms":1.5,"size":2,"frame":"{}"}
             {"type":"event","at_ms":2.0,"event":{"kind":"spawned","pid":42,"command":"node","args":[]}}
             {"type":"event","at_ms":3.0,"event":{"kind":"stderr","line":"warn","truncated":false}}
@@ -412,6 +435,8 @@ mod tests {
             r#"{"type":"hello","protocol":1,"relay_version":"1","preset":{"transport":"demo"},"limits":{"max_message_bytes":1,"max_stderr_line_bytes":1},"servers":[{"name":1,"error":"x"}]}"#,
             r#"{"type":"hello","protocol":1,"relay_version":"1","preset":{"transport":"demo"},"limits":{"max_message_bytes":1,"max_stderr_line_bytes":1},"servers":[{"name":"a","target":{"transport":"ftp"}}]}"#,
             r#"{"type":"hello","protocol":1,"relay_version":"1","preset":{"transport":"demo"},"limits":{"max_message_bytes":1,"max_stderr_line_bytes":1},"servers":[{"name":"a","error":7}]}"#,
+            r#"{"type":"hello","protocol":1,"relay_version":"1","preset":{"transport":"demo"},"preset_protocol":"1999-01-01","limits":{"max_message_bytes":1,"max_stderr_line_bytes":1}}"#,
+            r#"{"type":"hello","protocol":1,"relay_version":"1","preset":{"transport":"demo"},"limits":{"max_message_bytes":1,"max_stderr_line_bytes":1},"servers":[{"name":"a","error":"x","protocol":5}]}"#,
         ];
         let mut out = Vec::new();
         for j in bad {
@@ -446,7 +471,9 @@ mod tests {
             configured server: unknown field `note`
             configured server: `name` should be a string, found a number
             unknown transport `ftp`
-            configured server: `error` should be a string, found a number"#]]
+            configured server: `error` should be a string, found a number
+            relay message: `preset_protocol`: unknown protocol revision "1999-01-01": use auto or one of 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28
+            configured server: `protocol` should be a string, found a number"#]]
         .assert_eq(&out.join("\n"));
     }
 

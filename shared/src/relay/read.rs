@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use crate::jsonrpc::value_kind;
+use crate::revision::ProtocolChoice;
 
 use super::{ClientMsg, ConfiguredServer, Direction, Limits, RelayEvent, ServerMsg, Target, Transport};
 
@@ -82,6 +83,15 @@ impl Fields {
     }
 
     /// A flag that is false when absent.
+    /// A protocol choice, `auto` when absent.
+    fn protocol(&mut self, key: &str) -> Read<ProtocolChoice> {
+        match self.take(key) {
+            None => Ok(ProtocolChoice::Auto),
+            Some(Value::String(s)) => ProtocolChoice::parse(&s).map_err(|e| format!("{}: `{key}`: {e}", self.what)),
+            Some(other) => Err(self.wrong(key, "a string", &other)),
+        }
+    }
+
     fn flag(&mut self, key: &str) -> Read<bool> {
         match self.take(key) {
             None => Ok(false),
@@ -164,6 +174,7 @@ impl ServerMsg {
                     protocol,
                     relay_version: f.string("relay_version")?,
                     preset: Target::read(f.need("preset")?)?,
+                    preset_protocol: f.protocol("preset_protocol")?,
                     limits: read_limits(f.need("limits")?)?,
                     servers: match f.take("servers") {
                         None => Vec::new(),
@@ -248,8 +259,9 @@ impl ConfiguredServer {
             Some(v) => Some(Target::read(v)?),
         };
         let error = f.opt_string("error")?;
+        let protocol = f.protocol("protocol")?;
         f.done()?;
-        ConfiguredServer::new(name, target, error)
+        ConfiguredServer::new(name, target, error, protocol)
     }
 }
 

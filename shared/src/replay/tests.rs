@@ -59,6 +59,7 @@ impl Live {
             protocol: 1,
             relay_version: "1".into(),
             preset: Target::Demo,
+            preset_protocol: Default::default(),
             limits: Limits { max_message_bytes: 1 << 20, max_stderr_line_bytes: 64 },
             servers: Vec::new(),
             recording: false,

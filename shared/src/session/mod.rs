@@ -18,8 +18,10 @@ use crate::calls::{Deadline, Expiry};
 use crate::client::{CallOutcome, Handled, McpClient, Update, progress_token};
 use crate::jsonrpc::{self, Id};
 use crate::mcp::Tool;
+use crate::negotiation::Negotiated;
 use crate::relay::{ClientMsg, Direction, ServerMsg, Target};
 use crate::render::output::{self, OutputCheck};
+use crate::revision::ProtocolChoice;
 use crate::timeline::Timeline;
 
 pub use state::{CallLimits, CallState, Changed, ConnState, LogLine, Progress, ReadState, RelayInfo, ServerInfo};
@@ -68,6 +70,8 @@ pub struct Session {
     playback: bool,
     /// What the session connected to (for a recording's header).
     target: Option<Target>,
+    /// The protocol revision asked for when connecting (for a recording's header too).
+    protocol: ProtocolChoice,
     /// The captured stretches of the timeline: from row, to row (open while recording).
     capture: Vec<(usize, Option<usize>)>,
 }
@@ -99,6 +103,7 @@ impl Session {
             changed: Changed::default(),
             playback: false,
             target: None,
+            protocol: ProtocolChoice::Auto,
             capture: Vec::new(),
         }
     }
@@ -108,6 +113,12 @@ impl Session {
     /// did, takes the recorded requests as its own, and sends nothing.
     pub fn for_playback(client_version: &str, relay: RelayInfo) -> Self {
         let mut s = Self::new(client_version);
+        // The revision the recording asked for (its preset's): a pinned one the server did
+        // not speak fails again as it did live.
+        if let Ok(client) = McpClient::with_choice(client_version, relay.preset_protocol) {
+            s.client = client;
+            s.protocol = relay.preset_protocol;
+        }
         s.playback = true;
         s.relay = Some(relay);
         s.conn = ConnState::Connecting;
@@ -173,6 +184,14 @@ impl Session {
     pub fn reads(&self) -> &HashMap<String, ReadState> {
         &self.reads
     }
+    /// The protocol revision asked for when connecting.
+    pub fn protocol(&self) -> ProtocolChoice {
+        self.protocol
+    }
+    /// The revision agreed with the server and why, once `initialize` is answered.
+    pub fn negotiated(&self) -> Option<&Negotiated> {
+        self.client.negotiated()
+    }
 
     /// The arguments the current (or last) call was sent with, as its request carried them.
     pub fn call_arguments(&self) -> Option<Value> {
@@ -200,15 +219,27 @@ impl Session {
     /// Starts a connection to `target`; everything of the previous session is cleared.
     /// `record` starts capturing it from its first message.
     pub fn connect(&mut self, target: Target, record: bool) {
+        self.connect_with(target, ProtocolChoice::Auto, record);
+    }
+
+    /// [`connect`](Self::connect) speaking the revision `protocol` asks for. The choice is
+    /// the client's, not the relay's: it travels no further than this session's
+    /// `initialize`. A revision the client cannot speak fails here, before anything is sent.
+    pub fn connect_with(&mut self, target: Target, protocol: ProtocolChoice, record: bool) {
         let relay = self.relay.take();
         *self = Self { relay, out: std::mem::take(&mut self.out), ..Self::new(&self.client_version) };
+        self.changed = Changed::ALL;
+        self.protocol = protocol;
+        match McpClient::with_choice(&self.client_version, protocol) {
+            Ok(client) => self.client = client,
+            Err(e) => return self.conn = ConnState::Error(e),
+        }
         self.remember_target(&target);
         if record {
             self.capture.push((0, None));
         }
         self.conn = ConnState::Connecting;
         self.out.push(ClientMsg::Connect { target });
-        self.changed = Changed::ALL;
     }
 
     /// Ends the connection; what the relay says next closes it without an error.
@@ -307,8 +338,18 @@ impl Session {
     /// Reads one message of the relay; `now_ms` is the caller's clock (for deadlines).
     pub fn receive(&mut self, msg: ServerMsg, now_ms: f64) {
         match msg {
-            ServerMsg::Hello { relay_version, preset, limits, servers, recording, playback, .. } => {
-                self.relay = Some(RelayInfo { version: relay_version, preset, limits, servers, recording, playback });
+            ServerMsg::Hello {
+                relay_version, preset, preset_protocol, limits, servers, recording, playback, ..
+            } => {
+                self.relay = Some(RelayInfo {
+                    version: relay_version,
+                    preset,
+                    preset_protocol,
+                    limits,
+                    servers,
+                    recording,
+                    playback,
+                });
                 self.changed.relay = true;
             }
             ServerMsg::Message { direction, at_ms, size, frame } => {
@@ -437,7 +478,8 @@ impl Session {
     fn update(&mut self, update: Update, duration_ms: Option<f64>, now_ms: f64) {
         match update {
             Update::Ready(result) => {
-                self.server = Some(ServerInfo::of(&result));
+                let negotiated = self.client.negotiated().copied();
+                self.server = Some(ServerInfo { negotiated, ..ServerInfo::of(&result) });
                 self.changed.server = true;
                 self.set_conn(ConnState::Connected);
                 self.set_tools_loading(true);

@@ -42,6 +42,7 @@ impl Session {
         let first = captured.first()?;
         let relay_version = self.relay.as_ref().map_or("", |r| r.version.as_str());
         let mut header = Header::new(Recorder::Page, relay_version, target, first.at_ms);
+        header.protocol = self.protocol;
         if let Some(init) = rows.iter().find(|r| {
             r.direction == RowDirection::In && r.kind == RowKind::Response && r.method.as_deref() == Some("initialize")
         }) && let Ok(v) = serde_json::from_str::<serde_json::Value>(&init.raw)

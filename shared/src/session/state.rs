@@ -6,8 +6,10 @@ use serde_json::Value;
 use crate::client::CallOutcome;
 use crate::jsonrpc::Id;
 use crate::mcp::{InitializeResult, ResourceContents};
+use crate::negotiation::Negotiated;
 use crate::relay::{ConfiguredServer, Limits, Target};
 use crate::render::output::{OutputCheck, TextAgreement};
+use crate::revision::ProtocolChoice;
 
 /// The upstream connection, as `connection-status` shows it.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -42,6 +44,8 @@ pub struct ServerInfo {
     pub title: Option<String>,
     pub version: String,
     pub protocol_version: String,
+    /// The revision agreed and why (set by the session; `None` from [`ServerInfo::of`]).
+    pub negotiated: Option<Negotiated>,
     pub capabilities: Vec<String>,
     pub instructions: Option<String>,
 }
@@ -53,6 +57,7 @@ impl ServerInfo {
             title: result.server_info.title.clone(),
             version: result.server_info.version.clone(),
             protocol_version: result.protocol_version.clone(),
+            negotiated: None,
             capabilities: result.capabilities.keys().cloned().collect(),
             instructions: result.instructions.clone(),
         }
@@ -69,6 +74,8 @@ pub struct RelayInfo {
     pub version: String,
     /// The server chosen on the relay's command line, or the demo server.
     pub preset: Target,
+    /// The revision chosen for the preset.
+    pub preset_protocol: ProtocolChoice,
     pub limits: Limits,
     /// The servers of the relay's `--config` file, offered to pick from.
     pub servers: Vec<ConfiguredServer>,

@@ -33,11 +33,14 @@ enum As {
 fn resolve(words: &[&str], how: As) -> String {
     let args = server_args(words);
     match args.resolve(&env, matches!(how, As::Offer)) {
-        Ok(Offer { preset, servers }) => {
+        Ok(Offer { preset, protocol, servers }) => {
             let mut out = match preset {
                 Some(t) => serde_json::to_string(&t).unwrap(),
                 None => "none".into(),
             };
+            if let Some(p) = protocol {
+                out.push_str(&format!(" protocol {}", p.as_str()));
+            }
             for s in servers.iter().filter(|_| matches!(how, As::Offer)) {
                 out.push_str(&format!("\n    offered {}", serde_json::to_string(s).unwrap()));
             }
@@ -286,4 +289,43 @@ fn cwd_of_a_file_is_anchored_to_its_folder() {
         ~bob/x => /cfg/~bob/x"#]]
     .assert_eq(&out.join("\n"));
     assert_eq!(anchor("~/x", folder, None), "/cfg/~/x");
+}
+
+#[test]
+fn the_protocol_of_an_entry_and_of_protocol() {
+    let file = ConfigDir::new(
+        "protocol",
+        r#"{"mcpServers": {"old": {"url": "http://127.0.0.1:1/sse", "protocolVersion": "2024-11-05"}, "new": {"command": "x"}}}"#,
+    );
+    let f = file.file();
+    let cases: &[&[&str]] = &[
+        &["--config", &f, "--server", "old"],
+        &["--config", &f, "--server", "old", "--protocol", "auto"],
+        &["--config", &f, "--server", "new"],
+        &["--config", &f],
+        &["--protocol", "2025-06-18", "node", "s.js"],
+        &["node", "s.js"],
+    ];
+    let out = table(cases, As::Offer, &[&file.0]);
+    expect![[r#"
+        --config <dir>/mcp.json --server old
+          => {"transport":"auto","url":"http://127.0.0.1:1/sse","headers":{}} protocol 2024-11-05
+            offered {"name":"old","target":{"transport":"auto","url":"http://127.0.0.1:1/sse","headers":{}},"protocol":"2024-11-05"}
+            offered {"name":"new","target":{"transport":"stdio","command":"x","args":[],"env":{}}}
+        --config <dir>/mcp.json --server old --protocol auto
+          => {"transport":"auto","url":"http://127.0.0.1:1/sse","headers":{}} protocol auto
+            offered {"name":"old","target":{"transport":"auto","url":"http://127.0.0.1:1/sse","headers":{}},"protocol":"2024-11-05"}
+            offered {"name":"new","target":{"transport":"stdio","command":"x","args":[],"env":{}}}
+        --config <dir>/mcp.json --server new
+          => {"transport":"stdio","command":"x","args":[],"env":{}}
+            offered {"name":"old","target":{"transport":"auto","url":"http://127.0.0.1:1/sse","headers":{}},"protocol":"2024-11-05"}
+            offered {"name":"new","target":{"transport":"stdio","command":"x","args":[],"env":{}}}
+        --config <dir>/mcp.json
+          => none
+            offered {"name":"old","target":{"transport":"auto","url":"http://127.0.0.1:1/sse","headers":{}},"protocol":"2024-11-05"}
+            offered {"name":"new","target":{"transport":"stdio","command":"x","args":[],"env":{}}}
+        --protocol 2025-06-18 node s.js
+          => {"transport":"stdio","command":"node","args":["s.js"],"env":{}} protocol 2025-06-18
+        node s.js
+          => {"transport":"stdio","command":"node","args":["s.js"],"env":{}}"#]].assert_eq(&out);
 }

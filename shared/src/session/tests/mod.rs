@@ -25,6 +25,7 @@ impl Harness {
                 protocol: 1,
                 relay_version: "1.0.0".into(),
                 preset: Target::Demo,
+                preset_protocol: ProtocolChoice::Auto,
                 limits: Limits { max_message_bytes: 1024, max_stderr_line_bytes: 64 },
                 servers: Vec::new(),
                 recording: false,
@@ -569,3 +570,4 @@ fn notices_keep_the_newest_few_hundred() {
 }
 
 mod playback;
+mod protocol;

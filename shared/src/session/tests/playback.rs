@@ -25,6 +25,7 @@ fn relay_info() -> RelayInfo {
     RelayInfo {
         version: "1.0.0".into(),
         preset: Target::Demo,
+        preset_protocol: ProtocolChoice::Auto,
         limits: Limits { max_message_bytes: 1024, max_stderr_line_bytes: 64 },
         servers: vec![],
         recording: false,

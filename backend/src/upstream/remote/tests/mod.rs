@@ -7,6 +7,7 @@ mod bounds;
 mod legacy;
 mod order;
 mod resume;
+mod revisions;
 
 use std::sync::Mutex;
 
