@@ -21,6 +21,7 @@ pub mod revision;
 pub mod saved;
 pub mod schema;
 pub mod session;
+pub mod spec_check;
 pub mod timeline;
 
 /// The MCP protocol revision the page asks for in `initialize`.
