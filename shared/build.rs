@@ -40,7 +40,9 @@ fn main() {
         entries.push_str(&format!("    ({revision:?}, include_str!(concat!(env!(\"OUT_DIR\"), \"/{file}\"))),\n"));
     }
     println!("cargo:rerun-if-changed={}", dir.display());
-    let code = format!("/// (revision, minified schema) of each bundled revision.\npub(super) const BUNDLED: &[(&str, &str)] = &[\n{entries}];\n");
+    let code = format!(
+        "/// (revision, minified schema) of each bundled revision.\npub(super) const BUNDLED: &[(&str, &str)] = &[\n{entries}];\n"
+    );
     fs::write(out.join("bundled_schemas.rs"), code).expect("OUT_DIR is writable");
 }
 

@@ -164,7 +164,19 @@ impl Timeline {
             _ => {}
         }
         let mark = OnceLock::new();
-        self.rows.push(Row { seq, at_ms, direction: dir, kind, method, id, size, raw: frame, partner, duration_ms, mark });
+        self.rows.push(Row {
+            seq,
+            at_ms,
+            direction: dir,
+            kind,
+            method,
+            id,
+            size,
+            raw: frame,
+            partner,
+            duration_ms,
+            mark,
+        });
         self.notice_revision(seq);
         seq
     }

@@ -32,6 +32,8 @@ async fn a_tools_list_answer_that_breaks_the_schema_is_marked_with_its_pointer()
     // The first tool (`echo`) is fine; the second, `no_schema`, has none.
     ensure!(text.contains("/result/tools/1/inputSchema") && text.contains("required"), "{text}");
     b.screenshot("schema-marks").await?;
+    b.prefer_dark().await?;
+    b.screenshot("schema-marks-dark").await?;
     b.close().await?;
     Ok(())
 }

@@ -13,8 +13,8 @@ use leptos::prelude::*;
 use shared::connect_form::ConnectForm;
 use shared::mcp::Tool;
 use shared::relay::{ConfiguredServer, ServerMsg, Target, Transport};
-use shared::session::{Changed, Session};
 use shared::revision::Revision;
+use shared::session::{Changed, Session};
 use shared::timeline::{Mark, RowFilter, RowView};
 
 use crate::args::ArgsState;

@@ -25,7 +25,10 @@ use crate::schema::{Entry, Schema};
 pub enum Verdict {
     Valid,
     /// The first violation: where in the message (a JSON Pointer) and which rule.
-    Invalid { pointer: String, rule: String },
+    Invalid {
+        pointer: String,
+        rule: String,
+    },
 }
 
 impl Verdict {
@@ -128,7 +131,8 @@ impl Checker {
         let mut out = Vec::new();
         match message.kind {
             Kind::Request | Kind::Notification => {
-                let envelope = if matches!(message.kind, Kind::Request) { "JSONRPCRequest" } else { "JSONRPCNotification" };
+                let envelope =
+                    if matches!(message.kind, Kind::Request) { "JSONRPCRequest" } else { "JSONRPCNotification" };
                 out.extend(self.known(envelope).map(|n| (n, "")));
                 let sender = message.direction;
                 out.extend(message.method.and_then(|m| self.definition(m, sender)).map(|n| (n, "")));
@@ -146,7 +150,9 @@ impl Checker {
                     out.push((whole, ""));
                     return out;
                 }
-                out.extend(self.known("JSONRPCResultResponse").or_else(|| self.known("JSONRPCResponse")).map(|n| (n, "")));
+                out.extend(
+                    self.known("JSONRPCResultResponse").or_else(|| self.known("JSONRPCResponse")).map(|n| (n, "")),
+                );
                 if let Some(stem) = stem {
                     // Requests without a result of their own (`ping`, `logging/setLevel`) get `EmptyResult`.
                     let result = self.known(&format!("{stem}Result")).or_else(|| self.known("EmptyResult"));

@@ -38,13 +38,18 @@ fn good_and_bad_messages_of_every_kind_in_every_revision() {
         // Request: 2026-07-28 asks every request to carry its `_meta`.
         let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "echo", "arguments": {}, "_meta": meta}});
         assert_eq!(judge(r, Direction::Out, Kind::Request, Some("tools/call"), call), Verdict::Valid, "{r}");
-        let nameless = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"arguments": {}, "_meta": meta}});
+        let nameless =
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"arguments": {}, "_meta": meta}});
         let (pointer, rule) = invalid_at(judge(r, Direction::Out, Kind::Request, Some("tools/call"), nameless));
         assert_eq!(pointer, "/params/name", "{r}: {rule}");
 
         // Notification.
         let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1, "progress": 2}});
-        assert_eq!(judge(r, Direction::In, Kind::Notification, Some("notifications/progress"), progress), Verdict::Valid, "{r}");
+        assert_eq!(
+            judge(r, Direction::In, Kind::Notification, Some("notifications/progress"), progress),
+            Verdict::Valid,
+            "{r}"
+        );
         let bad = json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1, "progress": "half"}});
         let (pointer, _) = invalid_at(judge(r, Direction::In, Kind::Notification, Some("notifications/progress"), bad));
         assert_eq!(pointer, "/params/progress", "{r}");
@@ -104,9 +109,11 @@ fn examples(dir: &str) -> Vec<(String, Value)> {
 fn the_official_2026_examples_are_valid_and_break_when_spoiled() {
     let r = Revision::V2026_07_28;
     let c = checker(r).unwrap();
-    let all = std::fs::read_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/schema/2026-07-28/examples"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned());
+    let all = std::fs::read_dir(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/schema/2026-07-28/examples"),
+    )
+    .unwrap()
+    .map(|e| e.unwrap().file_name().to_string_lossy().into_owned());
     let mut seen = 0;
     for dir in all {
         // Requests and notifications name their method; an answer, its request's.
