@@ -165,7 +165,7 @@ fn SchemaNote(revision: Option<Revision>, mark: Mark) -> impl IntoView {
             let at = if pointer.is_empty() { "the message".to_owned() } else { pointer };
             (Some("invalid"), format!("Breaks {schema} at {at}: {rule}"))
         }
-        Err(why) => (None, format!("Schema {why}.")),
+        Err(why) => (None, format!("Not checked against the protocol schema: {why}.")),
     };
     view! { <p class="schema-note" data-testid="timeline-schema" data-schema=state>{text}</p> }
 }

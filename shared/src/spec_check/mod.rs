@@ -71,7 +71,7 @@ fn checker(revision: Revision) -> Result<&'static Checker, String> {
     static CHECKERS: [OnceLock<Result<Checker, String>>; Revision::ALL.len()] =
         [const { OnceLock::new() }; Revision::ALL.len()];
     let slot = Revision::ALL.iter().position(|r| *r == revision).unwrap_or_default();
-    CHECKERS[slot].get_or_init(|| Checker::new(revision)).as_ref().map_err(Clone::clone)
+    CHECKERS[slot].get_or_init(|| Checker::new(revision, bundle::BUNDLED)).as_ref().map_err(Clone::clone)
 }
 
 /// One revision's document compiled, with what is needed to pick a definition.
@@ -88,8 +88,9 @@ struct Checker {
 }
 
 impl Checker {
-    fn new(revision: Revision) -> Result<Checker, String> {
-        let text = bundle::BUNDLED
+    /// The checker of `revision` from the documents `bundled` (revision, text).
+    fn new(revision: Revision, bundled: &[(&str, &str)]) -> Result<Checker, String> {
+        let text = bundled
             .iter()
             .find(|(r, _)| *r == revision.as_str())
             .map(|(_, text)| *text)

@@ -28,6 +28,12 @@ fn every_revision_is_bundled_and_compiles() {
 }
 
 #[test]
+fn a_build_without_the_schemas_says_so_instead_of_judging() {
+    let Err(why) = Checker::new(Revision::V2025_06_18, &[]) else { panic!("nothing to compile") };
+    assert_eq!(why, "schemas not bundled in this build (no schema for 2025-06-18)");
+}
+
+#[test]
 fn good_and_bad_messages_of_every_kind_in_every_revision() {
     for r in Revision::ALL {
         let meta = json!({

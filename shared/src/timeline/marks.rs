@@ -10,7 +10,8 @@ use crate::relay::Direction;
 use crate::revision::Revision;
 use crate::spec_check::{self, Message, Verdict};
 
-/// A row's mark: the verdict, or why the row was not checked.
+/// A row's mark: the verdict, or why the row was not checked (a phrase that follows
+/// "not checked:").
 pub type Mark = Result<Verdict, String>;
 
 /// Messages larger than this are not checked: parsing and walking them again would cost a
@@ -68,7 +69,7 @@ impl Timeline {
         let row = self.rows.get(seq)?;
         let kind = message_kind(row)?;
         let Some(revision) = self.revision else {
-            return Some(Err("not checked yet: the protocol revision is not known yet".to_owned()));
+            return Some(Err("the protocol revision is not known yet".to_owned()));
         };
         Some(row.mark.get_or_init(|| check_row(row, kind, revision)).clone())
     }
@@ -87,10 +88,10 @@ fn message_kind(row: &Row) -> Option<Kind> {
 
 fn check_row(row: &Row, kind: Kind, revision: Revision) -> Mark {
     if row.raw.len() > MAX_CHECKED_BYTES {
-        return Err(format!("not checked: larger than {} MiB", MAX_CHECKED_BYTES / (1024 * 1024)));
+        return Err(format!("larger than {} MiB", MAX_CHECKED_BYTES / (1024 * 1024)));
     }
     let direction = if row.direction == RowDirection::Out { Direction::Out } else { Direction::In };
-    let value: Value = serde_json::from_str(&row.raw).map_err(|e| format!("not checked: not JSON ({e})"))?;
+    let value: Value = serde_json::from_str(&row.raw).map_err(|e| format!("not JSON ({e})"))?;
     spec_check::check(revision, Message { direction, kind, method: row.method.as_deref() }, &value)
 }
 
@@ -115,7 +116,7 @@ mod tests {
         let init = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"p","version":"1"}}}"#;
         t.push_message(Direction::Out, 1.0, 0, init.into());
         assert_eq!(mark(&t, 0), "-", "relay events get no mark");
-        assert!(mark(&t, 1).starts_with("not checked yet"), "{}", mark(&t, 1));
+        assert_eq!(mark(&t, 1), "the protocol revision is not known yet");
         // The server picks an older revision than the one offered: that is the one checked.
         let answer = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2024-11-05","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#;
         t.push_message(Direction::In, 2.0, 0, answer.into());
