@@ -9,6 +9,7 @@ use shared::relay::Direction;
 use shared::revision::Revision;
 use shared::spec_check::{Message, check};
 
+#[allow(clippy::print_stdout, reason = "the figures are the example's output")]
 fn main() {
     let r = Revision::V2025_06_18;
     let started = Instant::now();
