@@ -36,14 +36,22 @@ fn main() {
         };
         strip_descriptions(&mut doc);
         let file = format!("{revision}.json");
-        fs::write(out.join(&file), doc.to_string()).expect("OUT_DIR is writable");
+        write_if_changed(&out.join(&file), &doc.to_string());
         entries.push_str(&format!("    ({revision:?}, include_str!(concat!(env!(\"OUT_DIR\"), \"/{file}\"))),\n"));
     }
     println!("cargo:rerun-if-changed={}", dir.display());
     let code = format!(
         "/// (revision, minified schema) of each bundled revision.\npub(super) const BUNDLED: &[(&str, &str)] = &[\n{entries}];\n"
     );
-    fs::write(out.join("bundled_schemas.rs"), code).expect("OUT_DIR is writable");
+    write_if_changed(&out.join("bundled_schemas.rs"), &code);
+}
+
+/// Writes `text` unless the file already holds it: a rewritten file would make the crate
+/// compile again (a missing folder has the script run on every build).
+fn write_if_changed(path: &std::path::Path, text: &str) {
+    if fs::read_to_string(path).ok().as_deref() != Some(text) {
+        fs::write(path, text).expect("OUT_DIR is writable");
+    }
 }
 
 /// Removes every `description` whose value is a text. A property *named* `description` maps to
