@@ -37,3 +37,33 @@ async fn a_tools_list_answer_that_breaks_the_schema_is_marked_with_its_pointer()
     b.close().await?;
     Ok(())
 }
+
+/// A server no one here wrote, the official `server-everything`, speaks its revision as the
+/// schema says: every message of a session with it, both ways, is marked `valid` (a wrong
+/// choice of definition would show here as a false alarm).
+#[tokio::test]
+async fn a_session_with_server_everything_is_valid_throughout() -> Result<()> {
+    let entry = tests::server_everything()?.to_string_lossy().into_owned();
+    let pg = Playground::start(&["node", &entry, "stdio"])?;
+    let b = Browser::start().await?;
+    b.client.goto(&pg.url).await?;
+    flows::connect(&b).await?;
+    flows::tool_names(&b).await?;
+    let state = flows::call_tool(&b, "echo", r#"{"message": "hi"}"#).await?;
+    ensure!(state == "ok", "{state}");
+    let mut marks = Vec::new();
+    for row in b.all("[data-testid=timeline-row]").await? {
+        let direction = row.attr("data-direction").await?.unwrap_or_default();
+        let method = row.attr("data-method").await?.unwrap_or_default();
+        let kind = row.attr("data-kind").await?.unwrap_or_default();
+        let mark = row.attr("data-schema").await?;
+        if direction != "relay" {
+            marks.push(format!("{direction} {kind} {method}: {mark:?}"));
+        }
+    }
+    ensure!(marks.len() >= 6, "{marks:#?}");
+    ensure!(marks.iter().all(|m| m.ends_with("Some(\"valid\")")), "{marks:#?}");
+    tests::say(&format!("schema marks: {} messages with server-everything, all valid", marks.len()));
+    b.close().await?;
+    Ok(())
+}
