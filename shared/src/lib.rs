@@ -22,6 +22,7 @@ pub mod revision;
 pub mod saved;
 pub mod schema;
 pub mod session;
+pub mod spec_check;
 pub mod timeline;
 
 /// The MCP protocol revision `initialize` offers on `auto`

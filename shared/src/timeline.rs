@@ -1,11 +1,17 @@
 //! The session log the timeline shows: every message both ways and every relay event, in
 //! order, classified, with requests and responses paired and timed.
 
+mod marks;
+
+use std::sync::OnceLock;
+
 use serde_json::Value;
 
+pub use self::marks::Mark;
 use crate::jsonrpc::{self, Id, Kind};
 use crate::pairing::Pairing;
 use crate::relay::{Direction, RelayEvent};
+use crate::spec_check::Verdict;
 
 /// Which way a row went, as `data-direction` says it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -66,6 +72,8 @@ pub struct Row {
     pub partner: Option<usize>,
     /// For a response: milliseconds since its request.
     pub duration_ms: Option<f64>,
+    /// Its schema mark, once someone has looked (`marks.rs`).
+    mark: OnceLock<Mark>,
 }
 
 /// The rows of one session, with the bookkeeping that pairs them.
@@ -74,6 +82,8 @@ pub struct Timeline {
     rows: Vec<Row>,
     /// Requests awaiting a response: their rows.
     open: Pairing<usize>,
+    /// The protocol revision rows are checked against (`marks.rs`).
+    revision: Option<crate::revision::Revision>,
 }
 
 impl Timeline {
@@ -153,7 +163,21 @@ impl Timeline {
             }
             _ => {}
         }
-        self.rows.push(Row { seq, at_ms, direction: dir, kind, method, id, size, raw: frame, partner, duration_ms });
+        let mark = OnceLock::new();
+        self.rows.push(Row {
+            seq,
+            at_ms,
+            direction: dir,
+            kind,
+            method,
+            id,
+            size,
+            raw: frame,
+            partner,
+            duration_ms,
+            mark,
+        });
+        self.notice_revision(seq);
         seq
     }
 
@@ -172,6 +196,7 @@ impl Timeline {
             raw,
             partner: None,
             duration_ms: None,
+            mark: OnceLock::new(),
         });
         seq
     }
@@ -194,13 +219,19 @@ impl Timeline {
     /// Row `seq` as the timeline shows it.
     pub fn view(&self, seq: usize) -> Option<RowView> {
         let row = self.rows.get(seq)?;
-        Some(RowView::new(row, self.start_ms().unwrap_or(row.at_ms)))
+        Some(RowView::new(row, self.start_ms().unwrap_or(row.at_ms), self.verdict(seq)))
     }
 
-    /// The last `n` rows as the timeline shows them.
+    /// The last `n` rows as the timeline shows them, without schema marks: the flow view
+    /// draws hundreds at once and shows none, and marks are only ever made for rows looked at.
     pub fn tail(&self, n: usize) -> Vec<RowView> {
         let start = self.start_ms().unwrap_or(0.0);
-        self.rows[self.rows.len().saturating_sub(n)..].iter().map(|r| RowView::new(r, start)).collect()
+        self.rows[self.rows.len().saturating_sub(n)..].iter().map(|r| RowView::new(r, start, None)).collect()
+    }
+
+    /// The verdict of a checked row.
+    fn verdict(&self, seq: usize) -> Option<Verdict> {
+        self.schema_mark(seq).and_then(Result::ok)
     }
 }
 
@@ -274,10 +305,12 @@ pub struct RowView {
     pub size: usize,
     pub duration_ms: Option<f64>,
     pub partner: Option<usize>,
+    /// The schema verdict (`data-schema`); `None` for relay events and unchecked rows.
+    pub schema: Option<Verdict>,
 }
 
 impl RowView {
-    fn new(row: &Row, start_ms: f64) -> Self {
+    fn new(row: &Row, start_ms: f64, schema: Option<Verdict>) -> Self {
         Self {
             seq: row.seq,
             rel_ms: row.at_ms - start_ms,
@@ -288,6 +321,7 @@ impl RowView {
             size: row.size,
             duration_ms: row.duration_ms,
             partner: row.partner,
+            schema,
         }
     }
 }

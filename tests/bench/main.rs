@@ -27,10 +27,12 @@ use crate::paths::{CallPath, Inspector};
 use crate::table::{Row, Table};
 
 /// The sizes of the run; `--quick` divides the call counts by ten; `--calls-only` stops
-/// after the call paths; `--pages-only` measures only the page loads.
+/// after the call paths; `--pages-only` measures only the page loads; `--timeline-only` only
+/// the timeline of many messages.
 struct Plan {
     calls_only: bool,
     pages_only: bool,
+    timeline_only: bool,
     recording_only: bool,
     sequential: usize,
     in_flight_calls: usize,
@@ -48,6 +50,7 @@ fn plan(args: &[String]) -> Plan {
     Plan {
         calls_only: args.iter().any(|a| a == "--calls-only"),
         pages_only: args.iter().any(|a| a == "--pages-only"),
+        timeline_only: args.iter().any(|a| a == "--timeline-only"),
         recording_only: args.iter().any(|a| a == "--recording-only"),
         sequential: 1_000 / div,
         in_flight_calls: 5_000 / div,
@@ -88,6 +91,11 @@ async fn run(plan: &Plan) -> Result<Table> {
     let mut table = Table::default();
     if plan.recording_only {
         recording_rows(&bin, plan, &mut table).await?;
+        return Ok(table);
+    }
+    if plan.timeline_only {
+        table.section(&format!("this page only: {} timeline messages", plan.messages));
+        timeline_rows(&bin, plan, &mut table).await?;
         return Ok(table);
     }
 
@@ -199,15 +207,22 @@ async fn run(plan: &Plan) -> Result<Table> {
     table.section(&format!("this page only: {} tools, {} timeline messages", plan.tools, plan.messages));
     table.push(Row::page(&format!("filter {} tools to one, ms (median of 5)", plan.tools), Some(narrow[2]), None));
     table.push(Row::page(&format!("clear the filter: all {} again, ms", plan.tools), Some(widen[2]), None));
-    let t = page::timeline(&bin, &flood, plan.messages).await?;
+    timeline_rows(&bin, plan, &mut table).await?;
+    recording_rows(&bin, plan, &mut table).await?;
+    Ok(table)
+}
+
+/// The timeline of many messages from a real stdio server: shown, then scrolled end to end.
+async fn timeline_rows(bin: &std::path::Path, plan: &Plan, table: &mut Table) -> Result<()> {
+    let flood = root().join("tests/servers/flood.py").to_string_lossy().into_owned();
+    let t = page::timeline(bin, &flood, plan.messages).await?;
     let q = |p: f64| t.frames.get(((t.frames.len().saturating_sub(1)) as f64 * p) as usize).copied();
     table.push(Row::page(&format!("timeline: {} messages shown, s", plan.messages), Some(t.shown_s), None));
     table.push(Row::page("timeline: rows in the DOM at once", Some(t.rows_in_dom as f64), None));
     table.push(Row::page("timeline: scroll frame median, ms", q(0.5), None));
     table.push(Row::page("timeline: scroll frame p95, ms", q(0.95), None));
     table.push(Row::page("timeline: longest scroll frame, ms", t.frames.last().copied(), None));
-    recording_rows(&bin, plan, &mut table).await?;
-    Ok(table)
+    Ok(())
 }
 
 /// A large recording opened and played in the page.

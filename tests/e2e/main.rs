@@ -25,4 +25,5 @@ mod remote;
 mod replay_cli;
 mod replay_page;
 mod results;
+mod schema_marks;
 mod security;

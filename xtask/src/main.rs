@@ -20,7 +20,8 @@ const USAGE: &str = "usage: cargo xtask <run [-- PLAYGROUND ARGS] | test | bench
   test   install what the tests need, then fmt, clippy and every test (browser included)
   bench  print performance figures: relay latency and throughput beside a direct client
          and the official inspector, page weight and start, 10,000 tools, 100,000 messages,
-         a 100 MB recording (--quick, --calls-only, --pages-only, --recording-only)
+         a 100 MB recording (--quick, --calls-only, --pages-only, --recording-only,
+         --timeline-only)
   page   build the page only (dist/)";
 
 fn main() -> Result<()> {

@@ -5,7 +5,9 @@
 use leptos::html::Div;
 use leptos::prelude::*;
 
-use shared::timeline::{RowDirection, RowFilter, RowKind, RowView};
+use shared::revision::Revision;
+use shared::spec_check::Verdict;
+use shared::timeline::{Mark, RowDirection, RowFilter, RowKind, RowView};
 
 use crate::store::Store;
 
@@ -93,7 +95,7 @@ pub fn TimelinePanel() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     };
-    let detail = move || store.selected_row.get().and_then(|seq| store.row_detail(seq));
+    let detail = move || store.selected_row.get().and_then(|seq| Some((store.row_detail(seq)?, store.row_mark(seq))));
     let flow = RwSignal::new(false);
     view! {
         <section class="panel timeline-panel">
@@ -139,16 +141,42 @@ pub fn TimelinePanel() -> impl IntoView {
                     </For>
                 </div>
             </div>
-            {move || detail().map(|text| view! {
+            {move || detail().map(|(text, mark)| view! {
                 <div class="timeline-detail-wrap">
                     <div class="panel-head"><h3>"Message"</h3>
                         <button class="button small ghost" on:click=move |_| store.selected_row.set(None)>"Close"</button>
                     </div>
+                    {mark.map(|(revision, mark)| view! { <SchemaNote revision mark /> })}
                     <pre class="code" data-testid="timeline-detail">{text}</pre>
                 </div>
             })}
         </section>
     }
+}
+
+/// What the schema check says of the open message: that it matches its revision's schema,
+/// the first rule it breaks and where, or why it was not checked.
+#[component]
+fn SchemaNote(revision: Option<Revision>, mark: Mark) -> impl IntoView {
+    let schema = revision.map_or_else(|| "the schema".to_owned(), |r| format!("the {r} schema"));
+    let (state, text) = match mark {
+        Ok(Verdict::Valid) => (Some("valid"), format!("Matches {schema}.")),
+        Ok(Verdict::Invalid { pointer, rule }) => {
+            let at = if pointer.is_empty() { "the message".to_owned() } else { pointer };
+            (Some("invalid"), format!("Breaks {schema} at {at}: {rule}"))
+        }
+        Err(why) => (None, format!("Not checked against the protocol schema: {why}.")),
+    };
+    view! { <p class="schema-note" data-testid="timeline-schema" data-schema=state>{text}</p> }
+}
+
+/// The row's quiet mark: nothing for a valid message, a small sign for one that breaks the
+/// schema, with the pointer and the rule on hover.
+fn schema_sign(verdict: Option<&Verdict>) -> Option<impl IntoView + use<>> {
+    let Some(Verdict::Invalid { pointer, rule }) = verdict else { return None };
+    let at = if pointer.is_empty() { "/" } else { pointer.as_str() };
+    let title = format!("Breaks the protocol schema at {at}: {rule}");
+    Some(view! { <span class="t-schema" title=title.clone() aria-label=title>"!"</span> })
 }
 
 #[component]
@@ -167,11 +195,12 @@ fn TimelineRow(row: RowView, top: f64, selected: bool, highlighted: bool) -> imp
     view! {
         <div class="timeline-row" data-testid="timeline-row" tabindex="0" role="listitem" style=format!("top: {top}px")
             data-direction=row.direction data-kind=row.kind data-method=row.method.clone() data-id=row.id.clone()
-            data-seq=seq class:selected=selected class:partner=highlighted
+            data-seq=seq data-schema=row.schema.as_ref().map(Verdict::as_str) class:selected=selected class:partner=highlighted
             on:click=move |_| store.selected_row.set(Some(seq)) on:keydown=on_key>
             <span class="t-time mono">{time}</span>
             <span class=format!("t-dir dir-{}", row.direction)>{arrow(row.direction)}</span>
             <span class="t-method mono">{row.method.clone()}</span>
+            <span class="t-schema-slot">{schema_sign(row.schema.as_ref())}</span>
             <span class=format!("t-kind kind-{}", row.kind)>{row.kind}</span>
             <span class="t-id mono">{id_label}</span>
             <span class="t-took mono">{took}</span>

@@ -13,9 +13,9 @@ use leptos::prelude::*;
 use shared::connect_form::ConnectForm;
 use shared::mcp::Tool;
 use shared::relay::{ConfiguredServer, ServerMsg, Target, Transport};
-use shared::revision::ProtocolChoice;
+use shared::revision::{ProtocolChoice, Revision};
 use shared::session::{Changed, Session};
-use shared::timeline::{RowFilter, RowView};
+use shared::timeline::{Mark, RowFilter, RowView};
 
 use crate::args::ArgsState;
 use crate::ws::{RelaySocket, SocketState};
@@ -360,6 +360,12 @@ impl Store {
     /// The full JSON of a row, for the detail view.
     pub fn row_detail(self, seq: usize) -> Option<String> {
         self.with_session(|s| s.timeline().pretty(seq))
+    }
+
+    /// A row's schema mark and the revision it was checked against, for the detail view
+    /// (`None` for relay events).
+    pub fn row_mark(self, seq: usize) -> Option<(Option<Revision>, Mark)> {
+        self.with_session(|s| s.timeline().schema_mark(seq).map(|m| (s.timeline().revision(), m)))
     }
 
     /// Reads several rows at once (tracks new rows): `read` gets a lookup by position.

@@ -23,16 +23,29 @@ pub(super) struct Compiler<'r> {
 impl<'r> Compiler<'r> {
     /// The arena for `root`; the root itself is node 0.
     pub(super) fn run(root: &'r Value) -> Result<Vec<Node>, String> {
+        Self::run_with(root, &[]).map(|(nodes, _)| nodes)
+    }
+
+    /// The arena for `root` and the nodes of the subschemas at `entries` (JSON Pointers into
+    /// it), compiled together so definitions they share are compiled once.
+    pub(super) fn run_with(root: &'r Value, entries: &[&str]) -> Result<(Vec<Node>, Vec<NodeId>), String> {
         let draft = Draft::of(root);
         let index = refs::Index::scan(root, draft);
         let mut cx = Compiler { root, draft, index, nodes: Vec::new(), memo: HashMap::new(), pending: Vec::new() };
         cx.schema(root, "")?;
+        let mut ids = Vec::with_capacity(entries.len());
+        for loc in entries {
+            if cx.target(loc).is_none() {
+                return Err(format!("{} points nowhere", place(loc)));
+            }
+            ids.push(cx.reference((*loc).to_owned()));
+        }
         // A worklist rather than recursion: a long chain of definitions must not deepen the stack.
         while let Some((id, loc)) = cx.pending.pop() {
             let target = cx.target(&loc).ok_or_else(|| format!("{} points nowhere", place(&loc)))?;
             cx.nodes[id] = cx.build(target, &loc)?;
         }
-        Ok(cx.nodes)
+        Ok((cx.nodes, ids))
     }
 
     /// The value at `loc` in the document, if there is one.

@@ -32,6 +32,10 @@ pub struct Violation {
     pub message: String,
 }
 
+/// An entry point of a schema compiled by [`Schema::compile_entries`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Entry(NodeId);
+
 /// A compiled schema.
 pub struct Schema {
     nodes: Vec<Node>,
@@ -47,6 +51,27 @@ impl Schema {
     /// Compiles `schema`; the error says what makes it unusable and where.
     pub fn compile(schema: &Value) -> Result<Schema, String> {
         compile::Compiler::run(schema).map(|nodes| Schema { nodes })
+    }
+
+    /// Compiles the whole document `doc` with the subschemas at `entries` (JSON Pointers such
+    /// as `/$defs/CallToolResult`) as entry points for [`Schema::first_violation_at`]: one
+    /// arena for a document of many definitions, each compiled once however many share it.
+    pub fn compile_entries(doc: &Value, entries: &[&str]) -> Result<(Schema, Vec<Entry>), String> {
+        let (nodes, ids) = compile::Compiler::run_with(doc, entries)?;
+        Ok((Schema { nodes }, ids.into_iter().map(Entry).collect()))
+    }
+
+    /// The first violation of `instance` against the entry point `entry`, its path under
+    /// `prefix`; a valid instance (the common case) is judged without building any message.
+    pub fn first_violation_at(&self, entry: Entry, instance: &Value, prefix: &str) -> Option<Violation> {
+        let mut run = Run { schema: self, errors: Vec::new(), quiet: true, failed: false, refs: Vec::new() };
+        run.node(entry.0, instance, prefix);
+        if !run.failed {
+            return None;
+        }
+        let mut run = Run { schema: self, errors: Vec::new(), quiet: false, failed: false, refs: Vec::new() };
+        run.node(entry.0, instance, prefix);
+        run.errors.into_iter().next()
     }
 
     /// Every violation of `instance`, in schema order.

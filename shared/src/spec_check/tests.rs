@@ -1,0 +1,160 @@
+//! Each revision with a good and a bad message of every kind; the official examples of
+//! 2026-07-28 all pass.
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+
+use super::*;
+
+fn judge(revision: Revision, direction: Direction, kind: Kind, method: Option<&str>, value: Value) -> Verdict {
+    check(revision, Message { direction, kind, method }, &value).unwrap()
+}
+
+fn invalid_at(verdict: Verdict) -> (String, String) {
+    match verdict {
+        Verdict::Invalid { pointer, rule } => (pointer, rule),
+        Verdict::Valid => panic!("expected a violation"),
+    }
+}
+
+#[test]
+fn every_revision_is_bundled_and_compiles() {
+    assert!(bundled(), "the official schemas must sit beside the project when tests run");
+    for r in Revision::ALL {
+        let c = checker(r).unwrap_or_else(|e| panic!("{r}: {e}"));
+        assert!(c.by_method.contains_key("tools/call"), "{r}");
+    }
+}
+
+#[test]
+fn a_build_without_the_schemas_says_so_instead_of_judging() {
+    let Err(why) = Checker::new(Revision::V2025_06_18, &[]) else { panic!("nothing to compile") };
+    assert_eq!(why, "schemas not bundled in this build (no schema for 2025-06-18)");
+}
+
+#[test]
+fn good_and_bad_messages_of_every_kind_in_every_revision() {
+    for r in Revision::ALL {
+        let meta = json!({
+            "io.modelcontextprotocol/protocolVersion": r.as_str(),
+            "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"},
+            "io.modelcontextprotocol/clientCapabilities": {}
+        });
+        // Request: 2026-07-28 asks every request to carry its `_meta`.
+        let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "echo", "arguments": {}, "_meta": meta}});
+        assert_eq!(judge(r, Direction::Out, Kind::Request, Some("tools/call"), call), Verdict::Valid, "{r}");
+        let nameless =
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"arguments": {}, "_meta": meta}});
+        let (pointer, rule) = invalid_at(judge(r, Direction::Out, Kind::Request, Some("tools/call"), nameless));
+        assert_eq!(pointer, "/params/name", "{r}: {rule}");
+
+        // Notification.
+        let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1, "progress": 2}});
+        assert_eq!(
+            judge(r, Direction::In, Kind::Notification, Some("notifications/progress"), progress),
+            Verdict::Valid,
+            "{r}"
+        );
+        let bad = json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1, "progress": "half"}});
+        let (pointer, _) = invalid_at(judge(r, Direction::In, Kind::Notification, Some("notifications/progress"), bad));
+        assert_eq!(pointer, "/params/progress", "{r}");
+
+        // Result, judged by the method of its request.
+        let mut result = json!({"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]});
+        if r == Revision::V2026_07_28 {
+            result["resultType"] = json!("complete");
+            result["cacheScope"] = json!("private");
+            result["ttlMs"] = json!(0);
+        }
+        let list = json!({"jsonrpc": "2.0", "id": 2, "result": result});
+        assert_eq!(judge(r, Direction::In, Kind::Response, Some("tools/list"), list.clone()), Verdict::Valid, "{r}");
+        let mut schemaless = list;
+        schemaless["result"]["tools"][0].as_object_mut().unwrap().remove("inputSchema");
+        let (pointer, rule) = invalid_at(judge(r, Direction::In, Kind::Response, Some("tools/list"), schemaless));
+        assert_eq!(pointer, "/result/tools/0/inputSchema", "{r}: {rule}");
+
+        // Error.
+        let error = json!({"jsonrpc": "2.0", "id": 3, "error": {"code": -32601, "message": "no such method"}});
+        assert_eq!(judge(r, Direction::In, Kind::Error, Some("tools/call"), error), Verdict::Valid, "{r}");
+        let textual = json!({"jsonrpc": "2.0", "id": 3, "error": {"code": "oops", "message": "no such method"}});
+        let (pointer, rule) = invalid_at(judge(r, Direction::In, Kind::Error, Some("tools/call"), textual));
+        assert_eq!(pointer, "/error/code", "{r}: {rule}");
+    }
+}
+
+#[test]
+fn a_ping_answer_is_an_empty_result_and_unknown_methods_meet_the_envelope() {
+    let r = Revision::V2025_06_18;
+    let pong = json!({"jsonrpc": "2.0", "id": 1, "result": {}});
+    assert_eq!(judge(r, Direction::Out, Kind::Response, Some("ping"), pong), Verdict::Valid);
+    let odd = json!({"jsonrpc": "2.0", "id": 1, "method": "vendor/thing", "params": {"x": 1}});
+    assert_eq!(judge(r, Direction::Out, Kind::Request, Some("vendor/thing"), odd), Verdict::Valid);
+    let old = json!({"jsonrpc": "1.0", "id": 1, "method": "vendor/thing"});
+    let (pointer, rule) = invalid_at(judge(r, Direction::Out, Kind::Request, Some("vendor/thing"), old));
+    assert_eq!((pointer.as_str(), rule.contains("2.0")), ("/jsonrpc", true), "{rule}");
+}
+
+/// The official examples of 2026-07-28, read from beside the project.
+fn examples(dir: &str) -> Vec<(String, Value)> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/schema/2026-07-28/examples").join(dir);
+    let mut out: Vec<(String, Value)> = std::fs::read_dir(&root)
+        .unwrap_or_else(|e| panic!("the spec examples must sit beside the project ({}): {e}", root.display()))
+        .map(|e| {
+            let path = e.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            (path.file_name().unwrap().to_string_lossy().into_owned(), serde_json::from_str(&text).unwrap())
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    assert!(!out.is_empty(), "no examples in {dir}");
+    out
+}
+
+#[test]
+fn the_official_2026_examples_are_valid_and_break_when_spoiled() {
+    let r = Revision::V2026_07_28;
+    let c = checker(r).unwrap();
+    let all = std::fs::read_dir(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/schema/2026-07-28/examples"),
+    )
+    .unwrap()
+    .map(|e| e.unwrap().file_name().to_string_lossy().into_owned());
+    let mut seen = 0;
+    for dir in all {
+        // Requests and notifications name their method; an answer, its request's.
+        let (kind, request) = if dir.ends_with("Request") || dir.ends_with("Notification") {
+            (if dir.ends_with("Request") { Kind::Request } else { Kind::Notification }, dir.clone())
+        } else if let Some(stem) = dir.strip_suffix("ResultResponse") {
+            (Kind::Response, format!("{stem}Request"))
+        } else {
+            continue;
+        };
+        let Some(method) = c.by_method.iter().find(|(_, defs)| defs.contains(&request)).map(|(m, _)| m.clone()) else {
+            panic!("{dir}: no method for {request}")
+        };
+        let client = c.from_client.contains(&request);
+        let direction = match (kind, client) {
+            (Kind::Response, true) | (Kind::Request | Kind::Notification, false) => Direction::In,
+            _ => Direction::Out,
+        };
+        // The requests a server makes inside an `input_required` result are not JSON-RPC messages.
+        for (name, value) in examples(&dir).into_iter().filter(|(_, v)| v.get("jsonrpc").is_some()) {
+            let verdict = judge(r, direction, kind, Some(&method), value.clone());
+            assert_eq!(verdict, Verdict::Valid, "{dir}/{name}");
+            let mut spoiled = value;
+            spoiled["jsonrpc"] = json!(2);
+            let (pointer, _) = invalid_at(judge(r, direction, kind, Some(&method), spoiled));
+            assert_eq!(pointer, "/jsonrpc", "{dir}/{name}");
+            seen += 1;
+        }
+    }
+    assert!(seen >= 25, "only {seen} examples");
+    // The error examples are the `error` member alone.
+    for dir in ["InternalError", "InvalidParamsError", "MethodNotFoundError", "ParseError"] {
+        for (name, error) in examples(dir) {
+            let whole = json!({"jsonrpc": "2.0", "id": 1, "error": error});
+            assert_eq!(judge(r, Direction::In, Kind::Error, None, whole), Verdict::Valid, "{dir}/{name}");
+        }
+    }
+}
