@@ -479,6 +479,10 @@ impl Session {
         match update {
             Update::Ready(result) => {
                 let negotiated = self.client.negotiated().copied();
+                if let Some(n) = negotiated {
+                    // The revision the marks are checked against is the one agreed.
+                    self.timeline.set_revision(n.revision);
+                }
                 self.server = Some(ServerInfo { negotiated, ..ServerInfo::of(&result) });
                 self.changed.server = true;
                 self.set_conn(ConnState::Connected);
