@@ -4,6 +4,7 @@
 //! the state changed ([`Session::drain`]). The page keeps signals over it; the headless
 //! command line drives it with the relay's transports in-process. Neither adds logic.
 
+mod asks;
 mod events;
 mod record;
 mod state;
@@ -70,6 +71,10 @@ pub struct Session {
     target: Option<Target>,
     /// The captured stretches of the timeline: from row, to row (open while recording).
     capture: Vec<(usize, Option<usize>)>,
+    /// The server's requests waiting on the user, oldest first.
+    asks: Vec<crate::asks::ServerAsk>,
+    /// The roots offered to servers; they outlive a connection.
+    roots: Vec<String>,
 }
 
 impl Session {
@@ -100,6 +105,8 @@ impl Session {
             playback: false,
             target: None,
             capture: Vec::new(),
+            asks: Vec::new(),
+            roots: Vec::new(),
         }
     }
 
@@ -192,7 +199,7 @@ impl Session {
 
     /// When [`tick`](Self::tick) should next run: the pending call's deadline.
     pub fn next_deadline_ms(&self) -> Option<f64> {
-        self.deadline.as_ref().map(Deadline::due_ms)
+        self.deadline.as_ref().filter(|d| !d.is_paused()).map(Deadline::due_ms)
     }
 
     // ---- actions ----
@@ -201,7 +208,9 @@ impl Session {
     /// `record` starts capturing it from its first message.
     pub fn connect(&mut self, target: Target, record: bool) {
         let relay = self.relay.take();
+        let roots = std::mem::take(&mut self.roots);
         *self = Self { relay, out: std::mem::take(&mut self.out), ..Self::new(&self.client_version) };
+        self.set_roots(roots);
         self.remember_target(&target);
         if record {
             self.capture.push((0, None));
@@ -243,7 +252,11 @@ impl Session {
         }
         let (id, frame) = self.client.call_tool(tool, arguments);
         self.progress = None;
-        self.deadline = Some(Deadline::new(now_ms, limits.timeout_ms, limits.max_total_ms));
+        let mut deadline = Deadline::new(now_ms, limits.timeout_ms, limits.max_total_ms);
+        if !self.asks.is_empty() {
+            deadline.pause(now_ms);
+        }
+        self.deadline = Some(deadline);
         self.set_call(CallState::Pending { id: id.clone(), tool: tool.to_owned() });
         self.send_frame(frame);
         Ok(id)
@@ -385,6 +398,9 @@ impl Session {
     }
 
     fn set_conn(&mut self, conn: ConnState) {
+        if !conn.is_live() {
+            self.clear_asks();
+        }
         self.conn = conn;
         self.changed.conn = true;
     }
@@ -527,6 +543,12 @@ impl Session {
                 self.changed.logs = true;
             }
             Update::Notice(n) => self.notice(n),
+            Update::Asked(ask) => self.on_asked(ask, now_ms),
+            Update::AskWithdrawn { id, reason } => {
+                self.drop_ask(&id, now_ms);
+                let why = reason.map(|r| format!(": {r}")).unwrap_or_default();
+                self.notice(format!("the server withdrew its request #{id}{why}"));
+            }
         }
     }
 }

@@ -569,3 +569,4 @@ fn notices_keep_the_newest_few_hundred() {
 }
 
 mod playback;
+mod asks;
