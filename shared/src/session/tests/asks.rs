@@ -32,10 +32,7 @@ fn asks_queue_in_order_and_are_answered_with_their_own_ids() {
         ]"#]]
     .assert_eq(&format!("{frames:#?}"));
     assert!(h.s.asks().is_empty());
-    assert!(
-        h.s.answer_sampling(&Id::Number(4), SampleAnswer::Decline, now).is_err(),
-        "a request is answered once"
-    );
+    assert!(h.s.answer_sampling(&Id::Number(4), SampleAnswer::Decline, now).is_err(), "a request is answered once");
     // Each request and its answer is a timeline row, paired by id.
     let methods: Vec<_> = h.s.timeline().rows().iter().rev().take(4).map(|r| r.method.clone()).collect();
     assert!(methods.iter().all(|m| m.is_some()), "{methods:?}");
@@ -86,7 +83,9 @@ fn the_call_clock_stands_still_while_the_user_answers() {
 fn withdrawn_and_disconnected_asks_leave_the_queue() {
     let mut h = Harness::connected(json!([]));
     h.server_says(ELICIT_3);
-    h.server_says(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"e3","reason":"took too long"}}"#);
+    h.server_says(
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"e3","reason":"took too long"}}"#,
+    );
     assert!(h.s.asks().is_empty());
     assert!(h.s.notices().iter().any(|n| n.contains("withdrew") && n.contains("took too long")));
     h.server_says(SAMPLE_4);

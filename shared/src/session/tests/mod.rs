@@ -568,5 +568,5 @@ fn notices_keep_the_newest_few_hundred() {
     assert_eq!(n.last().map(String::as_str), Some(format!("n{}", 5 * MAX_NOTICES - 1).as_str()));
 }
 
-mod playback;
 mod asks;
+mod playback;
