@@ -2,6 +2,7 @@
 //! Chromium, driving the page only through the hooks of UI-CONTRACT.md.
 
 mod asks_cli;
+mod asks_page;
 mod calls;
 mod cli;
 mod config;

@@ -70,6 +70,7 @@ pub fn ConnectionPanel() -> impl IntoView {
                     on:input=move |ev| store.headers.set(event_target_value(&ev))
                     prop:disabled=busy></textarea>
             </Show>
+            <super::asks::RootsEditor />
             <button class="button primary wide" data-testid="connect-button" on:click=on_button
                 class:danger=move || busy() && !store.in_playback() prop:disabled=move || store.in_playback()
                 title=move || if store.in_playback() { "A recording is playing: go back to live to connect" } else { "" }>
