@@ -4,7 +4,6 @@
 //! reply). One dialog at a time, the oldest request first; Esc cancels or declines.
 //! And the roots offered to servers, one URI per line.
 
-use leptos::context::Provider;
 use leptos::prelude::*;
 use shared::asks::{self, AskKind, ElicitAnswer, Elicitation, SampleAnswer, SamplingRequest, ServerAsk};
 use shared::jsonrpc::Id;
@@ -63,7 +62,10 @@ fn focus_first(dialog: NodeRef<leptos::html::Div>, fallback: &'static str) {
 #[component]
 fn ElicitationDialog(id: Id, elicitation: Elicitation, waiting: Signal<usize>) -> impl IntoView {
     let store = expect_context::<Store>();
+    // The dialog's own form state, for its fields (built below) to find: the tool form's
+    // stays as it was.
     let args = ArgsState::new();
+    provide_context(args);
     let (mode, message, body) = match &elicitation {
         Elicitation::Form { message, schema } => {
             let start = asks::with_defaults(schema, &shared::form::initial(&shared::form::build(schema), schema));
@@ -93,27 +95,25 @@ fn ElicitationDialog(id: Id, elicitation: Elicitation, waiting: Signal<usize>) -
     let dialog = NodeRef::new();
     focus_first(dialog, "[data-testid=elicitation-accept]");
     view! {
-        <Provider value=args>
-            <div class="modal-backdrop" on:keydown=on_key>
-                <div class="modal ask" role="dialog" aria-modal="true" aria-labelledby="ask-title" node_ref=dialog
-                    data-testid="elicitation-dialog" data-mode=mode data-request-id=id.to_string()>
-                    <h2 id="ask-title">{if mode == "url" { "The server asks you to visit a page" } else { "The server asks for information" }}</h2>
-                    {provenance(id.to_string(), "elicitation/create", waiting)}
-                    <p class="ask-message">{message}</p>
-                    {body}
-                    <div class="actions">
-                        <span class="hint small">"Esc cancels"</span>
-                        <button class="button" data-testid="elicitation-cancel" title="Dismiss without choosing: the server may ask again"
-                            on:click=move |_| cancel(ElicitAnswer::Cancel)>"Cancel"</button>
-                        <button class="button" data-testid="elicitation-decline" title="Refuse to provide it"
-                            on:click=move |_| decline(ElicitAnswer::Decline)>"Decline"</button>
-                        <button class="button primary" data-testid="elicitation-accept" prop:disabled=invalid
-                            title=move || if invalid() { "Fix the problems above first" } else { "" }
-                            on:click=accept>{if mode == "url" { "I have visited it" } else { "Accept" }}</button>
-                    </div>
+        <div class="modal-backdrop" on:keydown=on_key>
+            <div class="modal ask" role="dialog" aria-modal="true" aria-labelledby="ask-title" node_ref=dialog
+                data-testid="elicitation-dialog" data-mode=mode data-request-id=id.to_string()>
+                <h2 id="ask-title">{if mode == "url" { "The server asks you to visit a page" } else { "The server asks for information" }}</h2>
+                {provenance(id.to_string(), "elicitation/create", waiting)}
+                <p class="ask-message">{message}</p>
+                {body}
+                <div class="actions">
+                    <span class="hint small">"Esc cancels"</span>
+                    <button class="button" data-testid="elicitation-cancel" title="Dismiss without choosing: the server may ask again"
+                        on:click=move |_| cancel(ElicitAnswer::Cancel)>"Cancel"</button>
+                    <button class="button" data-testid="elicitation-decline" title="Refuse to provide it"
+                        on:click=move |_| decline(ElicitAnswer::Decline)>"Decline"</button>
+                    <button class="button primary" data-testid="elicitation-accept" prop:disabled=invalid
+                        title=move || if invalid() { "Fix the problems above first" } else { "" }
+                        on:click=accept>{if mode == "url" { "I have visited it" } else { "Accept" }}</button>
                 </div>
             </div>
-        </Provider>
+        </div>
     }
 }
 
@@ -227,9 +227,9 @@ fn SamplingDialog(id: Id, request: SamplingRequest, waiting: Signal<usize>) -> i
 pub fn RootsEditor() -> impl IntoView {
     let store = expect_context::<Store>();
     view! {
-        <label class="field-label" for="roots">"Roots " <span class="hint">"one URI per line, e.g. file:///home/me/project"</span></label>
+        <label class="field-label" for="roots">"Roots " <span class="hint">"one URI per line, offered to the server"</span></label>
         <textarea id="roots" class="input mono" data-testid="roots-editor" rows="2" spellcheck="false"
-            placeholder="none offered"
+            placeholder="none, e.g. file:///home/me/project"
             prop:value=move || store.asks.roots_text.get()
             on:change=move |ev| store.set_roots_text(event_target_value(&ev))></textarea>
         {move || store.asks.roots_error.get().map(|e| view! { <p class="error-text small" role="alert">{e}</p> })}
