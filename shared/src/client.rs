@@ -12,6 +12,8 @@ use crate::pairing::Pairing;
 use crate::relay::Direction;
 use crate::revision::Revision;
 
+mod server_requests;
+
 /// Pages of `tools/list` followed before giving up on a server that never stops paging.
 pub const MAX_TOOL_PAGES: usize = 1000;
 
@@ -234,22 +236,6 @@ impl McpClient {
         self.waiting.open(Direction::Out, id, purpose);
     }
 
-    /// The roots offered from now on; `notifications/roots/list_changed` when they changed
-    /// during a session (before `initialize` succeeds, the first `roots/list` reads them).
-    pub fn set_roots(&mut self, roots: Vec<String>) -> Option<String> {
-        if roots == self.roots {
-            return None;
-        }
-        self.roots = roots;
-        self.ready.then(|| jsonrpc::notification("notifications/roots/list_changed", None))
-    }
-
-    /// The answer to a server request the user was asked about; `None` when it is not
-    /// waiting (answered already, or withdrawn by the server).
-    pub fn answer(&mut self, id: &Id, frame: String) -> Option<String> {
-        self.asked.remove(id).then_some(frame)
-    }
-
     /// Whether a request of ours is still unanswered.
     pub fn is_waiting(&self, id: &Id) -> bool {
         self.waiting.is_open(Direction::Out, id)
@@ -279,26 +265,7 @@ impl McpClient {
                 };
                 self.on_response(purpose, id, value, c.kind, &mut out);
             }
-            Kind::Request => {
-                let id = c.id.clone().unwrap_or(Id::Number(0));
-                let reply = match c.method.as_deref() {
-                    Some("ping") => jsonrpc::response(&id, json!({})),
-                    // None by default: an empty list is the truthful answer then.
-                    Some("roots/list") => jsonrpc::response(&id, asks::roots_result(&self.roots)),
-                    Some(m @ ("sampling/createMessage" | "elicitation/create")) => {
-                        if let Some(ask) = ServerAsk::read(&id, m, &value["params"]) {
-                            self.asked.insert(id);
-                            out.updates.push(Update::Asked(ask));
-                        }
-                        return out;
-                    }
-                    Some(m) => {
-                        jsonrpc::error_response(&id, -32601, &format!("method not supported by MCP Playground: {m}"))
-                    }
-                    None => jsonrpc::error_response(&id, -32600, "request without a method"),
-                };
-                out.replies.push(reply);
-            }
+            Kind::Request => self.on_request(value, c, &mut out),
             Kind::Notification => match c.method.as_deref() {
                 // Before initialization a client may send nothing but pings, and the first
                 // tools/list follows `initialize` anyway.
