@@ -121,3 +121,41 @@ async fn a_sampling_request_gets_the_typed_reply_or_a_refusal_and_roots_are_offe
     b.close().await?;
     Ok(())
 }
+
+#[tokio::test]
+async fn requests_wait_in_order_a_url_is_never_opened_by_itself_and_esc_cancels() -> Result<()> {
+    let server = tests::root().join("tests/servers/asks.py");
+    let pg = Playground::start(&["python3", &server.to_string_lossy()])?;
+    let b = Browser::start().await?;
+    b.client.goto(&pg.url).await?;
+    flows::connect(&b).await?;
+    let history = b.history().await?;
+
+    call_until_asked(&b, "ask_twice", "{}", "elicitation-dialog").await?;
+    // The older request first: the URL, shown as text, one more waiting behind it.
+    let dialog = b.css("[data-testid=elicitation-dialog][data-mode=url]").await?;
+    ensure!(dialog.attr("data-request-id").await?.as_deref() == Some("\"url-1\""), "the oldest first");
+    ensure!(dialog.text().await?.contains("1 more waiting"), "{}", dialog.text().await?);
+    let url = b.id("elicitation-url").await?.text().await?;
+    ensure!(url == "https://example.com/verify?code=abc", "{url}");
+    let open = b.id("elicitation-open").await?;
+    ensure!(open.attr("target").await?.as_deref() == Some("_blank"), "opens only in a new tab, on a click");
+    b.screenshot("elicitation-url").await?;
+    ensure!(b.history().await? == history, "nothing was opened by itself");
+    b.id("elicitation-accept").await?.click().await?;
+
+    // Then the form, with the 2025-11-25 enum shapes and its defaults; Esc cancels it.
+    let dialog = b.css("[data-testid=elicitation-dialog][data-mode=form]").await?;
+    ensure!(dialog.attr("data-request-id").await?.as_deref() == Some("\"form-2\""));
+    let fish = b.css("[data-testid=field][data-field-path=\"/fish/0\"]").await?;
+    ensure!(fish.prop("value").await?.as_deref() == Some("\"tuna\""), "the default is shown");
+    let hero = b.css("[data-testid=field][data-field-path=\"/hero\"]").await?;
+    ensure!(hero.text().await?.contains("Wonder Woman"), "titled choices: {}", hero.text().await?);
+    hero.send_keys("\u{e00c}").await?;
+    let (state, text) = finished(&b).await?;
+    ensure!(state == "ok", "{state}: {text}");
+    ensure!(text == r#"url: {"action":"accept"}; form: {"action":"cancel"}"#, "{text}");
+    ensure!(b.all("[data-testid=elicitation-dialog]").await?.is_empty(), "no dialog left");
+    b.close().await?;
+    Ok(())
+}

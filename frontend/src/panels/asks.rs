@@ -109,8 +109,14 @@ fn ElicitationDialog(id: Id, elicitation: Elicitation, waiting: Signal<usize>) -
                     <button class="button" data-testid="elicitation-decline" title="Refuse to provide it"
                         on:click=move |_| decline(ElicitAnswer::Decline)>"Decline"</button>
                     <button class="button primary" data-testid="elicitation-accept" prop:disabled=invalid
-                        title=move || if invalid() { "Fix the problems above first" } else { "" }
-                        on:click=accept>{if mode == "url" { "I have visited it" } else { "Accept" }}</button>
+                        title=move || if invalid() {
+                            "Fix the problems above first"
+                        } else if mode == "url" {
+                            "Tell the server you agree to visit the address"
+                        } else {
+                            "Send what the form holds"
+                        }
+                        on:click=accept>"Accept"</button>
                 </div>
             </div>
         </div>
@@ -126,7 +132,7 @@ fn url_view(url: String) -> impl IntoView {
         <pre class="code ask-url" data-testid="elicitation-url">{url.clone()}</pre>
         {if web {
             view! {
-                <p class="hint small">"Nothing opens by itself: read the address before you open it."</p>
+                <p class="hint small">"Nothing opens by itself: read the address, open it yourself, and accept to tell the server you agreed."</p>
                 <a class="button" data-testid="elicitation-open" href=url target="_blank" rel="noopener noreferrer">"Open in a new tab"</a>
             }.into_any()
         } else {
