@@ -123,6 +123,20 @@ impl ArgsState {
         self.generation.update(|g| *g += 1);
     }
 
+    /// Shows the form of a schema that is no tool's (an elicitation's `requestedSchema`),
+    /// starting from `start`; nothing is remembered in storage.
+    pub fn load_schema(self, schema: &Value, start: Value) {
+        let field = form::build(schema);
+        let checker = Checker::new(schema);
+        self.schema_error.set(checker.as_ref().err().cloned());
+        self.checker.set_value(checker.ok());
+        self.storage_key.set_value(None);
+        self.edit(|m| m.load(&field, schema, Some(&start.to_string())));
+        self.schema.set(Arc::new(schema.clone()));
+        self.field.set(Some(Arc::new(field)));
+        self.generation.update(|g| *g += 1);
+    }
+
     /// Back to the schema's defaults.
     pub fn reset(self) {
         let Some(field) = self.field.get_untracked() else { return };

@@ -53,6 +53,7 @@ pub fn App() -> impl IntoView {
             </main>
             <Show when=move || rest.get()>
                 <panels::confirm::ConfirmDialog />
+                <panels::asks::AskDialog />
             </Show>
         </div>
     }

@@ -120,6 +120,8 @@ pub struct Deadline {
     pub timeout_ms: f64,
     /// Total allowed, whatever the progress.
     pub max_total_ms: f64,
+    /// Since when the clock has stood still (the server waits on the user), if it does.
+    paused_at_ms: Option<f64>,
 }
 
 /// Why a call ran out of time.
@@ -133,7 +135,33 @@ pub enum Expiry {
 
 impl Deadline {
     pub fn new(now_ms: f64, timeout_ms: f64, max_total_ms: f64) -> Self {
-        Self { started_ms: now_ms, last_activity_ms: now_ms, timeout_ms, max_total_ms: max_total_ms.max(timeout_ms) }
+        Self {
+            started_ms: now_ms,
+            last_activity_ms: now_ms,
+            timeout_ms,
+            max_total_ms: max_total_ms.max(timeout_ms),
+            paused_at_ms: None,
+        }
+    }
+
+    /// The server asked the user something and waits: the time the user takes is not the
+    /// server's, so neither the silence nor the total clock runs until [`resume`](Self::resume).
+    pub fn pause(&mut self, now_ms: f64) {
+        self.paused_at_ms.get_or_insert(now_ms);
+    }
+
+    /// The user answered: both clocks go on from where they stood, and the silence clock
+    /// starts again (an answer is activity: the server has just been given work).
+    pub fn resume(&mut self, now_ms: f64) {
+        if let Some(at) = self.paused_at_ms.take() {
+            let stood = (now_ms - at).max(0.0);
+            self.started_ms += stood;
+            self.last_activity_ms = now_ms;
+        }
+    }
+
+    pub fn is_paused(&self) -> bool {
+        self.paused_at_ms.is_some()
     }
 
     /// Progress arrived: the silence clock starts again.
@@ -143,10 +171,16 @@ impl Deadline {
 
     /// When [`check`](Self::check) will next say the call expired, if nothing happens before.
     pub fn due_ms(&self) -> f64 {
+        if self.paused_at_ms.is_some() {
+            return f64::INFINITY;
+        }
         (self.started_ms + self.max_total_ms).min(self.last_activity_ms + self.timeout_ms)
     }
 
     pub fn check(&self, now_ms: f64) -> Option<Expiry> {
+        if self.paused_at_ms.is_some() {
+            return None;
+        }
         let total = now_ms - self.started_ms;
         if total >= self.max_total_ms {
             return Some(Expiry::TooLong { after_ms: total });
@@ -198,6 +232,15 @@ mod tests {
         assert_eq!(d.due_ms(), 1250.0, "the maximum comes first");
         assert_eq!(d.check(1249.0), None);
         assert_eq!(d.check(1250.0), Some(Expiry::TooLong { after_ms: 250.0 }));
+        // The user's time is not the server's.
+        let mut d = Deadline::new(0.0, 100.0, 250.0);
+        d.pause(50.0);
+        assert_eq!((d.check(10_000.0), d.due_ms()), (None, f64::INFINITY));
+        d.resume(10_000.0);
+        assert_eq!(d.due_ms(), 10_100.0, "silence counts from the answer");
+        d.on_progress(10_150.0);
+        assert_eq!(d.check(10_199.0), None, "50 ms ran before the pause: 200 left of the maximum");
+        assert_eq!(d.check(10_200.0), Some(Expiry::TooLong { after_ms: 250.0 }));
         // A maximum below the timeout is raised to it.
         assert_eq!(Deadline::new(0.0, 500.0, 10.0).check(400.0), None);
     }

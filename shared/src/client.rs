@@ -5,12 +5,15 @@ use std::collections::HashSet;
 
 use serde_json::{Value, json};
 
+use crate::asks::{self, ServerAsk};
 use crate::jsonrpc::{self, Classified, ErrorObject, Id, Kind};
 use crate::mcp::{CallToolResult, InitializeResult, ListToolsResult, ResourceContents, Tool};
 use crate::negotiation::{self, Negotiated};
 use crate::pairing::Pairing;
 use crate::relay::Direction;
 use crate::revision::{ProtocolChoice, Revision};
+
+mod server_requests;
 
 /// Pages of `tools/list` followed before giving up on a server that never stops paging.
 pub const MAX_TOOL_PAGES: usize = 1000;
@@ -48,6 +51,10 @@ pub enum Update {
     Progress { token: Value, progress: f64, total: Option<f64>, message: Option<String> },
     /// Something worth telling a person that is not an error of a call.
     Notice(String),
+    /// The server asks the user something (elicitation, sampling): it waits for an answer.
+    Asked(ServerAsk),
+    /// The server withdrew one of its requests (`notifications/cancelled` of its id).
+    AskWithdrawn { id: Id, reason: Option<String> },
 }
 
 /// How a `tools/call` ended.
@@ -99,6 +106,10 @@ pub struct McpClient {
     choice: ProtocolChoice,
     /// The revision agreed in `initialize`, once it is.
     negotiated: Option<Negotiated>,
+    /// The server's requests waiting for the user's answer.
+    asked: HashSet<Id>,
+    /// The roots `roots/list` answers with.
+    roots: Vec<String>,
 }
 
 impl McpClient {
@@ -117,6 +128,8 @@ impl McpClient {
             abandoned: HashSet::new(),
             choice: ProtocolChoice::Auto,
             negotiated: None,
+            asked: HashSet::new(),
+            roots: Vec::new(),
         }
     }
 
@@ -149,7 +162,7 @@ impl McpClient {
     pub fn initialize(&mut self) -> String {
         let params = json!({
             "protocolVersion": self.protocol_version,
-            "capabilities": {"roots": {"listChanged": false}},
+            "capabilities": asks::capabilities(Revision::parse(&self.protocol_version)),
             "clientInfo": {"name": self.client_name, "title": "MCP Playground", "version": self.client_version},
         });
         self.request(Purpose::Initialize, "initialize", Some(params)).1
@@ -283,24 +296,7 @@ impl McpClient {
                 };
                 self.on_response(purpose, id, value, c.kind, &mut out);
             }
-            Kind::Request => {
-                let id = c.id.clone().unwrap_or(Id::Number(0));
-                let reply = match c.method.as_deref() {
-                    Some("ping") => jsonrpc::response(&id, json!({})),
-                    // No roots are configured: an empty list is the truthful answer.
-                    Some("roots/list") => jsonrpc::response(&id, json!({"roots": []})),
-                    Some(m @ ("sampling/createMessage" | "elicitation/create")) => jsonrpc::error_response(
-                        &id,
-                        -32601,
-                        &format!("MCP Playground does not support {m} yet; the request was refused"),
-                    ),
-                    Some(m) => {
-                        jsonrpc::error_response(&id, -32601, &format!("method not supported by MCP Playground: {m}"))
-                    }
-                    None => jsonrpc::error_response(&id, -32600, "request without a method"),
-                };
-                out.replies.push(reply);
-            }
+            Kind::Request => self.on_request(value, c, &mut out),
             Kind::Notification => match c.method.as_deref() {
                 // Before initialization a client may send nothing but pings, and the first
                 // tools/list follows `initialize` anyway.
@@ -311,10 +307,15 @@ impl McpClient {
                 Some("notifications/cancelled") => {
                     let p = &value["params"];
                     let id = serde_json::from_value::<Id>(p["requestId"].clone()).ok();
-                    if let Some(id) = id
+                    let reason = p["reason"].as_str().map(str::to_owned);
+                    // Its own request first: that is what the server's cancellation means.
+                    if let Some(id) = &id
+                        && self.asked.remove(id)
+                    {
+                        out.updates.push(Update::AskWithdrawn { id: id.clone(), reason });
+                    } else if let Some(id) = id
                         && self.waiting.forget(Direction::Out, &id).is_some()
                     {
-                        let reason = p["reason"].as_str().map(str::to_owned);
                         out.updates.push(Update::CancelledByServer { id, reason });
                     }
                 }
@@ -438,7 +439,7 @@ mod tests {
     #[test]
     fn handshake_then_paged_tool_list() {
         let mut c = McpClient::new("0.1.0", "2025-06-18");
-        expect![[r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":false}},"clientInfo":{"name":"mcp-playground","title":"MCP Playground","version":"0.1.0"}}}"#]]
+        expect![[r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true},"sampling":{},"elicitation":{}},"clientInfo":{"name":"mcp-playground","title":"MCP Playground","version":"0.1.0"}}}"#]]
             .assert_eq(&c.initialize());
         let h = feed(
             &mut c,
@@ -567,12 +568,11 @@ mod tests {
         let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":"s1","method":"ping"}"#);
         assert_eq!(h.replies, [r#"{"jsonrpc":"2.0","id":"s1","result":{}}"#]);
         let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{}}"#);
-        assert_eq!(
-            h.replies,
-            [
-                r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"MCP Playground does not support sampling/createMessage yet; the request was refused"}}"#
-            ]
-        );
+        assert!(h.replies.is_empty(), "the user answers, later");
+        assert!(matches!(&h.updates[..], [Update::Asked(a)] if a.id == Id::Number(5)));
+        let h = feed(&mut c, r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}"#);
+        assert_eq!(h.updates, [Update::AskWithdrawn { id: Id::Number(5), reason: None }]);
+        assert_eq!(c.answer(&Id::Number(5), "late".into()), None, "a withdrawn request is not answered");
         let h = feed(
             &mut c,
             r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":2,"total":5,"message":"half"}}"#,

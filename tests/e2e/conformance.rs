@@ -16,7 +16,7 @@ use crate::cli::bin;
 
 /// Runs one client scenario with `command` (the URL is appended by the suite); returns
 /// the checks it recorded. The suite must pass, but for the checks `tolerated` lets warn.
-fn scenario(name: &str, command: &str) -> Result<Vec<Value>> {
+pub fn scenario(name: &str, command: &str) -> Result<Vec<Value>> {
     scenario_tolerating(name, command, |_| false)
 }
 
@@ -62,7 +62,7 @@ fn find_checks(results: &Path) -> Result<Vec<Value>> {
     anyhow::bail!("no checks.json under {}", results.display())
 }
 
-fn failures(checks: &[Value]) -> Vec<&Value> {
+pub fn failures(checks: &[Value]) -> Vec<&Value> {
     checks.iter().filter(|c| matches!(c["status"].as_str(), Some("FAILURE" | "WARNING"))).collect()
 }
 

@@ -189,6 +189,11 @@ pub struct Output {
     /// it happens; `mcp-playground play FILE` shows it.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    /// Answer the server's elicitation and sampling requests, in order, from FILE (JSON:
+    /// `{"elicitation": [{"action": "accept", "content": {…}}], "sampling": ["reply"],
+    /// "roots": ["file:///…"]}`); without it they are declined.
+    #[arg(long, value_name = "FILE")]
+    pub answers: Option<PathBuf>,
 }
 
 /// `--log-level`: the levels of `tracing`.

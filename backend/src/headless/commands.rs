@@ -215,6 +215,15 @@ async fn connected(server: &ServerArgs, out: &Output) -> Option<Driver> {
             }
         }
     }
+    if let Some(path) = &out.answers {
+        match super::Answers::load(path) {
+            Ok(answers) => d.answer_with(answers),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return None;
+            }
+        }
+    }
     let mut reporter = Reporter::default();
     d.on_change(move |s, changed| reporter.report(s, changed));
     let patience = Duration::from_secs_f64(out.timeout_s.max(0.001));

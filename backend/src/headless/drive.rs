@@ -10,6 +10,7 @@ use shared::relay::{ClientMsg, Limits, RelayEvent, ServerMsg, Target};
 use shared::revision::ProtocolChoice;
 use shared::session::{Changed, ConnState, Session};
 
+use super::Answers;
 use crate::record::RecordFile;
 use crate::upstream::process::Inherit;
 use crate::upstream::{EventReceiver, Server, UpstreamEvent, event_queue, now_ms};
@@ -54,6 +55,8 @@ pub struct Driver {
     watch: Watch,
     /// Where every relay message fed to the session is recorded (`--record FILE`).
     recording: Option<RecordFile>,
+    /// What the server's requests of the user get (`--answers FILE`, else a refusal).
+    answers: Answers,
 }
 
 impl Driver {
@@ -67,7 +70,14 @@ impl Driver {
             clock: Instant::now(),
             watch: Box::new(|_, _| {}),
             recording: None,
+            answers: Answers::default(),
         }
+    }
+
+    /// Answers the server's requests of the user from `answers`, and offers its roots.
+    pub fn answer_with(&mut self, answers: Answers) {
+        self.session.set_roots(answers.roots.clone());
+        self.answers = answers;
     }
 
     /// Records every relay message the session reads from now on into `file`, until
@@ -159,6 +169,10 @@ impl Driver {
     /// Carries out what the session asked for, until it asks for nothing more.
     async fn pump(&mut self) {
         loop {
+            if !self.session.asks().is_empty() {
+                let now = self.now_ms();
+                self.answers.answer_waiting(&mut self.session, now);
+            }
             let fx = self.session.drain();
             if fx.changed.any() {
                 (self.watch)(&self.session, fx.changed);

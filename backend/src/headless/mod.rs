@@ -2,10 +2,12 @@
 //! (`shared::session::Session`) driven without a browser or a WebSocket, by the relay's
 //! upstream transports in-process.
 
+mod answers;
 mod commands;
 mod drive;
 mod replay;
 
+pub use answers::Answers;
 pub use commands::{call, tools};
 pub use drive::{Driver, Stop};
 pub use replay::replay;

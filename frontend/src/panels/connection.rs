@@ -73,6 +73,7 @@ pub fn ConnectionPanel() -> impl IntoView {
                     prop:disabled=busy></textarea>
             </Show>
             <ProtocolSelect disabled=Signal::derive(busy) />
+            <super::asks::RootsEditor />
             <button class="button primary wide" data-testid="connect-button" on:click=on_button
                 class:danger=move || busy() && !store.in_playback() prop:disabled=move || store.in_playback()
                 title=move || if store.in_playback() { "A recording is playing: go back to live to connect" } else { "" }>

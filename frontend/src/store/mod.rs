@@ -3,6 +3,7 @@
 //! and copies what changed into signals the panels read. Components call the actions here;
 //! they hold no protocol logic.
 
+mod asks;
 mod calls;
 mod playback;
 mod replay;
@@ -19,6 +20,7 @@ use shared::timeline::{Mark, RowFilter, RowView};
 
 use crate::args::ArgsState;
 use crate::ws::{RelaySocket, SocketState};
+pub use asks::AsksState;
 pub use calls::{CallsState, Confirm};
 pub use playback::{Loading, PlaybackView, Speed};
 pub use replay::{ReplayConfirm, ReplayView};
@@ -59,6 +61,8 @@ pub struct Store {
     pub offered: RwSignal<Vec<ConfiguredServer>>,
     pub reads: RwSignal<HashMap<String, ReadState>>,
     pub calls: CallsState,
+    /// The server's requests of the person, and the roots offered.
+    pub asks: AsksState,
     /// The page captures the session (`record-toggle`); also what the next connect does.
     pub recording: RwSignal<bool>,
     /// The relay writes every session to a file (`--record DIR`).
@@ -111,6 +115,7 @@ impl Store {
             offered: RwSignal::new(Vec::new()),
             reads: RwSignal::new(HashMap::new()),
             calls: CallsState::new(),
+            asks: AsksState::new(),
             recording: RwSignal::new(true),
             relay_recording: RwSignal::new(false),
             playback: RwSignal::new(None),
@@ -132,6 +137,7 @@ impl Store {
     /// Opens the socket to the relay, signed in by the session cookie the relay set when
     /// this browser opened the URL it printed.
     pub fn start(self) {
+        self.load_roots();
         match RelaySocket::open(move |m| self.enqueue(m), move |s| self.on_socket_state(s)) {
             Ok(socket) => self.socket.set_value(Some(socket)),
             Err(e) => self.relay.set(SocketState::Lost(e)),
@@ -222,6 +228,9 @@ impl Store {
             }
             if changed.reads {
                 self.reads.set(s.reads().clone());
+            }
+            if changed.asks {
+                self.asks.queue.set(s.asks().to_vec());
             }
         });
     }

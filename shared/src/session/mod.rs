@@ -4,6 +4,7 @@
 //! the state changed ([`Session::drain`]). The page keeps signals over it; the headless
 //! command line drives it with the relay's transports in-process. Neither adds logic.
 
+mod asks;
 mod events;
 mod record;
 mod state;
@@ -74,6 +75,10 @@ pub struct Session {
     protocol: ProtocolChoice,
     /// The captured stretches of the timeline: from row, to row (open while recording).
     capture: Vec<(usize, Option<usize>)>,
+    /// The server's requests waiting on the user, oldest first.
+    asks: Vec<crate::asks::ServerAsk>,
+    /// The roots offered to servers; they outlive a connection.
+    roots: Vec<String>,
 }
 
 impl Session {
@@ -105,6 +110,8 @@ impl Session {
             target: None,
             protocol: ProtocolChoice::Auto,
             capture: Vec::new(),
+            asks: Vec::new(),
+            roots: Vec::new(),
         }
     }
 
@@ -211,7 +218,7 @@ impl Session {
 
     /// When [`tick`](Self::tick) should next run: the pending call's deadline.
     pub fn next_deadline_ms(&self) -> Option<f64> {
-        self.deadline.as_ref().map(Deadline::due_ms)
+        self.deadline.as_ref().filter(|d| !d.is_paused()).map(Deadline::due_ms)
     }
 
     // ---- actions ----
@@ -227,13 +234,18 @@ impl Session {
     /// `initialize`. A revision the client cannot speak fails here, before anything is sent.
     pub fn connect_with(&mut self, target: Target, protocol: ProtocolChoice, record: bool) {
         let relay = self.relay.take();
+        let roots = std::mem::take(&mut self.roots);
         *self = Self { relay, out: std::mem::take(&mut self.out), ..Self::new(&self.client_version) };
         self.changed = Changed::ALL;
         self.protocol = protocol;
         match McpClient::with_choice(&self.client_version, protocol) {
             Ok(client) => self.client = client,
-            Err(e) => return self.conn = ConnState::Error(e),
+            Err(e) => {
+                self.roots = roots;
+                return self.conn = ConnState::Error(e);
+            }
         }
+        self.set_roots(roots);
         self.remember_target(&target);
         if record {
             self.capture.push((0, None));
@@ -274,7 +286,11 @@ impl Session {
         }
         let (id, frame) = self.client.call_tool(tool, arguments);
         self.progress = None;
-        self.deadline = Some(Deadline::new(now_ms, limits.timeout_ms, limits.max_total_ms));
+        let mut deadline = Deadline::new(now_ms, limits.timeout_ms, limits.max_total_ms);
+        if !self.asks.is_empty() {
+            deadline.pause(now_ms);
+        }
+        self.deadline = Some(deadline);
         self.set_call(CallState::Pending { id: id.clone(), tool: tool.to_owned() });
         self.send_frame(frame);
         Ok(id)
@@ -426,6 +442,9 @@ impl Session {
     }
 
     fn set_conn(&mut self, conn: ConnState) {
+        if !conn.is_live() {
+            self.clear_asks();
+        }
         self.conn = conn;
         self.changed.conn = true;
     }
@@ -573,6 +592,12 @@ impl Session {
                 self.changed.logs = true;
             }
             Update::Notice(n) => self.notice(n),
+            Update::Asked(ask) => self.on_asked(ask, now_ms),
+            Update::AskWithdrawn { id, reason } => {
+                self.drop_ask(&id, now_ms);
+                let why = reason.map(|r| format!(": {r}")).unwrap_or_default();
+                self.notice(format!("the server withdrew its request #{id}{why}"));
+            }
         }
     }
 }

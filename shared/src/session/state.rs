@@ -207,6 +207,8 @@ pub struct Changed {
     pub stderr: bool,
     pub logs: bool,
     pub reads: bool,
+    /// The server's requests waiting on the user.
+    pub asks: bool,
 }
 
 impl Changed {
@@ -221,6 +223,7 @@ impl Changed {
         stderr: true,
         logs: true,
         reads: true,
+        asks: true,
     };
 
     pub fn any(&self) -> bool {

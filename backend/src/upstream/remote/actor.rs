@@ -30,8 +30,10 @@ pub(super) enum Report {
     SessionId(String),
     /// The answer to `initialize` named the protocol version.
     Version(String),
-    /// `notifications/initialized` was accepted: the GET stream may open.
-    Initialized,
+    /// `notifications/initialized` was accepted: the GET stream may open. It carries the
+    /// hold of that POST: later frames wait until the stream is open (or refused), so that
+    /// what the server sends on it while answering them (an elicitation, say) is not lost.
+    Initialized(Hold),
     /// The first POST was answered: the server speaks Streamable HTTP.
     Streamable,
     /// The first POST was refused the way legacy servers refuse it: this frame goes again,
@@ -41,8 +43,9 @@ pub(super) enum Report {
     Endpoint(url::Url),
 }
 
-/// Held by a POST that later frames wait for; dropping it (status seen, failure, abort)
+/// Held by a POST (or the GET stream opening) that later frames wait for; dropping it (status seen, failure, abort)
 /// lets them go, so no path can forget to.
+#[derive(Debug)]
 pub(super) struct Hold(mpsc::UnboundedSender<Report>);
 
 impl Drop for Hold {
@@ -154,12 +157,12 @@ impl Actor {
             Report::Released => self.holding = false,
             Report::SessionId(id) => self.session_id = Some(id),
             Report::Version(v) => self.protocol_version = Some(v),
-            Report::Initialized if !self.get_stream_open => {
+            Report::Initialized(hold) if !self.get_stream_open => {
                 self.get_stream_open = true;
                 let (session, version) = (self.session_id.clone(), self.protocol_version.clone());
-                self.tasks.spawn(http::get_stream(self.ctx.clone(), session, version));
+                self.tasks.spawn(http::get_stream(self.ctx.clone(), session, version, hold));
             }
-            Report::Initialized => {}
+            Report::Initialized(_) => {}
             Report::Streamable if self.mode == Mode::Auto => {
                 self.mode = Mode::Http;
                 self.ctx.relay(RelayEvent::Note { message: "the server speaks Streamable HTTP".into() }).await;

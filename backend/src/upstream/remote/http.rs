@@ -66,8 +66,11 @@ pub(super) async fn post(ctx: Ctx, mut p: Post) {
     if p.probing {
         ctx.report(Report::Streamable);
     }
-    if p.initialized && status.is_success() {
-        ctx.report(Report::Initialized);
+    if p.initialized
+        && status.is_success()
+        && let Some(hold) = p.hold.take()
+    {
+        ctx.report(Report::Initialized(hold));
     }
     // The status is in: later frames may go while the body is read.
     drop(p.hold.take());
@@ -257,8 +260,13 @@ async fn resume(ctx: &Ctx, mut ended: Ended, answer: &Answer, session: &Option<S
     ctx.fail_request(answer.id.clone(), "the server closed the stream before answering").await;
 }
 
+/// How long later frames wait for the GET stream to open: a server slow to answer it must
+/// not stall the session.
+const GET_STREAM_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The optional GET stream for messages the server starts. It may stay silent for hours.
-pub(super) async fn get_stream(ctx: Ctx, session: Option<String>, version: Option<String>) {
+/// `hold` keeps later frames back until its status is in (or [`GET_STREAM_WAIT`] passed).
+pub(super) async fn get_stream(ctx: Ctx, session: Option<String>, version: Option<String>, hold: Hold) {
     let mut req = ctx.client.get(ctx.url.clone()).headers(ctx.headers.clone()).header(ACCEPT, "text/event-stream");
     if let Some(s) = session {
         req = req.header(SESSION_HEADER, s);
@@ -266,8 +274,16 @@ pub(super) async fn get_stream(ctx: Ctx, session: Option<String>, version: Optio
     if let Some(v) = version {
         req = req.header(VERSION_HEADER, v);
     }
+    let send = req.send();
+    tokio::pin!(send);
+    let waited = tokio::time::timeout(GET_STREAM_WAIT, &mut send).await;
+    drop(hold);
+    let sent = match waited {
+        Ok(sent) => sent,
+        Err(_) => send.await,
+    };
     // 405 means the server offers no such stream: nothing to say.
-    if let Ok(resp) = req.send().await
+    if let Ok(resp) = sent
         && resp.status().is_success()
     {
         read_stream(&ctx, resp, &Answer::NONE).await;

@@ -53,7 +53,7 @@ pub fn ArgsEditor() -> impl IntoView {
 }
 
 #[component]
-fn Summary() -> impl IntoView {
+pub fn Summary() -> impl IntoView {
     let args = expect_context::<ArgsState>();
     move || {
         let violations = args.violations.get();
@@ -70,5 +70,18 @@ fn Summary() -> impl IntoView {
                 </div>
             }
         })
+    }
+}
+
+/// Only the fields of the form in context, without the editor's toolbar: for a dialog
+/// whose form is not a tool's (an elicitation's `requestedSchema`).
+#[component]
+pub fn FormFields() -> impl IntoView {
+    let args = expect_context::<ArgsState>();
+    view! {
+        <div class="tool-form">
+            {move || args.field.get().map(|f| field::field_view((*f).clone(), String::new(), "content".into(), true, 0))}
+        </div>
+        <Summary />
     }
 }

@@ -569,5 +569,6 @@ fn notices_keep_the_newest_few_hundred() {
     assert_eq!(n.last().map(String::as_str), Some(format!("n{}", 5 * MAX_NOTICES - 1).as_str()));
 }
 
+mod asks;
 mod playback;
 mod protocol;
