@@ -10,6 +10,7 @@ mod record;
 mod state;
 #[cfg(test)]
 mod tests;
+mod updates;
 
 use std::collections::HashMap;
 
@@ -491,113 +492,6 @@ impl Session {
         }
         for update in handled.updates {
             self.update(update, duration_ms, now_ms);
-        }
-    }
-
-    fn update(&mut self, update: Update, duration_ms: Option<f64>, now_ms: f64) {
-        match update {
-            Update::Ready(result) => {
-                let negotiated = self.client.negotiated().copied();
-                if let Some(n) = negotiated {
-                    // The revision the marks are checked against is the one agreed.
-                    self.timeline.set_revision(n.revision);
-                }
-                self.server = Some(ServerInfo { negotiated, ..ServerInfo::of(&result) });
-                self.changed.server = true;
-                self.set_conn(ConnState::Connected);
-                self.set_tools_loading(true);
-            }
-            Update::InitializeFailed(message) => {
-                // The first reason stands: the relay often explains before the request fails.
-                if self.conn.is_live() {
-                    self.set_conn(ConnState::Error(message));
-                    self.disconnect();
-                }
-            }
-            Update::Tools(tools) => {
-                self.tools = tools;
-                self.tools_error = None;
-                self.set_tools_loading(false);
-            }
-            Update::ToolsFailed { message, partial } => {
-                if !partial.is_empty() {
-                    self.tools = partial;
-                }
-                self.tools_error = Some(message);
-                self.set_tools_loading(false);
-            }
-            Update::ToolsChanged => {
-                self.set_tools_loading(true);
-                self.notice("the server's tool list changed; refreshed".into());
-            }
-            Update::CallDone { id, outcome } => {
-                if let CallState::Pending { tool, .. } = &self.call
-                    && self.pending_is(&id)
-                {
-                    let tool = tool.clone();
-                    let schema = self.tool(&tool).and_then(|t| t.output_schema.as_ref());
-                    let (output, agreement) = match &outcome {
-                        CallOutcome::Result { result, .. } => {
-                            (output::check(schema, result), output::text_agreement(result))
-                        }
-                        _ => (OutputCheck::Skipped("no result to check".into()), None),
-                    };
-                    self.set_call(CallState::Done { tool, outcome, duration_ms, output, agreement });
-                }
-            }
-            Update::CallFailed { id, message } => {
-                if self.pending_is(&id) {
-                    self.fail_pending_call(&message);
-                }
-            }
-            Update::ResourceRead { uri, outcome } => {
-                let state = match outcome {
-                    Ok(contents) => ReadState::Done(contents),
-                    Err(e) => ReadState::Failed(e),
-                };
-                self.reads.insert(uri, state);
-                self.changed.reads = true;
-            }
-            Update::Progress { token, progress, total, message } => {
-                let CallState::Pending { id, .. } = &self.call else { return };
-                if token != progress_token(id) {
-                    return;
-                }
-                if let Some(d) = self.deadline.as_mut() {
-                    d.on_progress(now_ms);
-                }
-                self.progress = Some(Progress { progress, total, message });
-                self.changed.call = true;
-            }
-            Update::Late { id } => self.notice(format!(
-                "a late response to request #{id} arrived after it was given up on; it is in the timeline"
-            )),
-            Update::CancelledByServer { id, reason } => {
-                if let CallState::Pending { tool, .. } = &self.call
-                    && self.pending_is(&id)
-                {
-                    let tool = tool.clone();
-                    let reason =
-                        format!("cancelled by the server{}", reason.map(|r| format!(": {r}")).unwrap_or_default());
-                    self.set_call(CallState::Cancelled { tool, reason });
-                }
-            }
-            Update::Log { level, logger, data } => {
-                self.logs.push(LogLine::new(self.next_log, level, logger, data));
-                self.next_log += 1;
-                // Trimmed in bulk, so a flood of log lines costs O(1) per line.
-                if self.logs.len() > 2 * MAX_LOG_LINES {
-                    self.logs.drain(..self.logs.len() - MAX_LOG_LINES);
-                }
-                self.changed.logs = true;
-            }
-            Update::Notice(n) => self.notice(n),
-            Update::Asked(ask) => self.on_asked(ask, now_ms),
-            Update::AskWithdrawn { id, reason } => {
-                self.drop_ask(&id, now_ms);
-                let why = reason.map(|r| format!(": {r}")).unwrap_or_default();
-                self.notice(format!("the server withdrew its request #{id}{why}"));
-            }
         }
     }
 }
