@@ -48,7 +48,11 @@ pub(super) async fn post(ctx: Ctx, mut p: Post) {
         req = req.header(VERSION_HEADER, v);
     }
     let again = p.probing.then(|| p.frame.clone());
-    let resp = match req.body(std::mem::take(&mut p.frame)).send().await {
+    // `initialize` holds the rest for as long as it takes: nothing may go before its session id.
+    let mut bounded = if p.init { None } else { p.hold.take() };
+    let sent = ctx.send_holding(req.body(std::mem::take(&mut p.frame)), &mut bounded).await;
+    p.hold = p.hold.take().or(bounded);
+    let resp = match sent {
         Ok(r) => r,
         Err(e) => {
             drop(p.hold.take());

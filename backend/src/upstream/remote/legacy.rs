@@ -48,7 +48,8 @@ pub(super) async fn stream(ctx: Ctx) {
 pub(super) async fn post(ctx: Ctx, endpoint: url::Url, frame: String, request_id: Option<Value>, hold: Hold) {
     let req =
         ctx.client.post(endpoint).headers(ctx.headers.clone()).header(CONTENT_TYPE, "application/json").body(frame);
-    let resp = req.send().await;
+    let mut hold = Some(hold);
+    let resp = ctx.send_holding(req, &mut hold).await;
     drop(hold);
     match resp {
         Ok(r) if r.status().is_success() => {}

@@ -55,6 +55,9 @@ pub const ERROR_BODY_BYTES: usize = 4096;
 pub const IDLE: Duration = Duration::from_secs(30);
 /// How long `shutdown` waits for the actor (which deletes the session) before aborting it.
 const GRACE: Duration = Duration::from_secs(5);
+/// How long a notification or response may hold later frames while its HTTP status is out:
+/// a server that never gives one slows the session, but does not stop it.
+const HOLD_LIMIT: Duration = Duration::from_secs(10);
 const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";
 /// Frames the page may send ahead of the one being POSTed (their bytes bounded too, by
@@ -86,11 +89,12 @@ impl Mode {
 struct Tuning {
     idle: Duration,
     grace: Duration,
+    hold: Duration,
 }
 
 impl Default for Tuning {
     fn default() -> Self {
-        Self { idle: IDLE, grace: GRACE }
+        Self { idle: IDLE, grace: GRACE, hold: HOLD_LIMIT }
     }
 }
 
@@ -140,6 +144,8 @@ struct Ctx {
     reports: mpsc::UnboundedSender<Report>,
     max: usize,
     idle: Duration,
+    /// See [`HOLD_LIMIT`].
+    hold_limit: Duration,
 }
 
 impl Ctx {
@@ -181,6 +187,29 @@ impl Ctx {
         };
         self.relay(failed).await;
         id
+    }
+
+    /// Sends `req`; if the status has not come within [`HOLD_LIMIT`], `hold` is let go (so
+    /// later frames go on) and the wait for the status goes on.
+    async fn send_holding(
+        &self,
+        req: reqwest::RequestBuilder,
+        hold: &mut Option<actor::Hold>,
+    ) -> reqwest::Result<reqwest::Response> {
+        let sending = req.send();
+        tokio::pin!(sending);
+        if hold.is_none() {
+            return sending.await;
+        }
+        tokio::select! {
+            resp = &mut sending => resp,
+            _ = tokio::time::sleep(self.hold_limit) => {
+                drop(hold.take());
+                let waited = human(self.hold_limit);
+                self.note(format!("the server gave no HTTP status for a message within {waited}; the next ones go on")).await;
+                sending.await
+            }
+        }
     }
 
     fn unreachable(&self, e: reqwest::Error) -> String {
@@ -229,6 +258,7 @@ impl RemoteUpstream {
             reports,
             max: limits.max_message_bytes,
             idle: tuning.idle,
+            hold_limit: tuning.hold,
         };
         let task = tokio::spawn(actor::run(mode, ctx, frames_rx, reports_rx, stop_rx));
         // Events end up in recordings: a URL's password and query values stay out, as

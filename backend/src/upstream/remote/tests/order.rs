@@ -204,3 +204,29 @@ async fn a_held_queue_says_backlog_instead_of_growing() {
     assert!(accepted <= FRAMES_AHEAD + 1, "{accepted} frames accepted while the queue was held");
     tokio::time::timeout(SAFETY, up.shutdown()).await.expect("shutdown returned");
 }
+
+/// Never gives a status for `notifications/initialized`; answers everything else.
+async fn mute_on_notifications(body: String) -> Response {
+    let msg: Value = serde_json::from_str(&body).unwrap();
+    if msg.get("id").is_none() {
+        std::future::pending::<()>().await;
+    }
+    answer(&msg["id"])
+}
+
+#[tokio::test]
+async fn a_notification_without_a_status_holds_the_rest_only_for_a_while() {
+    let base = serve_app(Router::new().route("/mcp", post(mute_on_notifications))).await;
+    let (tx, mut rx) = crate::upstream::queue::bounded(64, 1 << 30);
+    let tuning = Tuning { hold: Duration::from_millis(300), ..Tuning::default() };
+    let up = start(Mode::Http, &format!("{base}/mcp"), tx, tuning);
+    up.send(request(1, "initialize")).unwrap();
+    assert!(next(&mut rx).await.contains(r#""id":1"#));
+    up.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.into()).unwrap();
+    up.send(request(2, "tools/list")).unwrap();
+    let note = next(&mut rx).await;
+    assert!(note.contains("gave no HTTP status for a message within 300 ms"), "{note}");
+    // Without the bound the list would wait for ever behind the mute notification.
+    assert!(next(&mut rx).await.contains(r#""id":2"#));
+    up.shutdown().await;
+}
