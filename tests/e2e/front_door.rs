@@ -6,7 +6,7 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use anyhow::{Context, Result, ensure};
@@ -222,16 +222,6 @@ async fn the_browser_the_relay_opens_gets_a_one_time_code_not_the_token() -> Res
     Ok(())
 }
 
-/// The relay binary's exit code and stderr for `args`, which fail before anything listens.
-fn refused_start(args: &[&str]) -> Result<(Option<i32>, String, String)> {
-    let mut cmd = Command::new(tests::root().join("target/debug/mcp-playground"));
-    cmd.args(args).env("NO_COLOR", "1").env_remove("RUST_LOG").stdin(Stdio::null());
-    #[allow(clippy::disallowed_methods, reason = "tests start the real binary")]
-    let out = cmd.output().context("starting mcp-playground")?;
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    Ok((out.status.code(), text(&out.stdout), text(&out.stderr)))
-}
-
 #[tokio::test]
 async fn a_host_beyond_loopback_is_refused_without_allow_remote() -> Result<()> {
     // Documentation addresses (RFC 5737, RFC 3849), on no interface of this machine: a
@@ -242,7 +232,7 @@ async fn a_host_beyond_loopback_is_refused_without_allow_remote() -> Result<()> 
         (vec!["play", "missing.jsonl", "--no-open", "--port", "0", "--host", "2001:db8::1"], 1),
         (vec!["mock", "missing.jsonl", "--port", "0", "--host", "192.0.2.1"], 2),
     ] {
-        let (status, stdout, stderr) = refused_start(&args)?;
+        let (status, stdout, stderr) = crate::security::failed_start(&args, None)?;
         ensure!(status == Some(code) && stdout.is_empty(), "{args:?}: {status:?} {stdout}");
         ensure!(
             stderr.contains("is not a loopback address") && stderr.contains("--allow-remote"),

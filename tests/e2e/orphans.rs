@@ -5,18 +5,8 @@ use std::time::Duration;
 
 use anyhow::Result;
 use serde_json::json;
+use tests::procs::with_arg;
 use tests::{Playground, eventually};
-
-/// Live processes whose command line (arguments joined by NUL) holds `needle`.
-fn carrying(needle: &str) -> Vec<u32> {
-    let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
-    dir.flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| String::from_utf8_lossy(&c).contains(needle))
-        })
-        .collect()
-}
 
 #[tokio::test]
 async fn a_relay_killed_with_sigkill_leaves_no_server_behind() -> Result<()> {
@@ -33,11 +23,11 @@ async fn a_relay_killed_with_sigkill_leaves_no_server_behind() -> Result<()> {
     );
     tx.command(&json!({"type": "connect", "target": {"transport": "stdio", "command": "sh", "args": ["-c", script]}}))
         .await?;
-    for who in ["child", "daemon"] {
-        // Their own command lines, not the server's (which holds both names after a space).
-        let needle = format!("done\0{who}-{marker}");
-        eventually(Duration::from_secs(10), &format!("the server's {who}"), || async {
-            Ok((!carrying(&needle).is_empty()).then_some(()))
+    // Each carries its name as an argument of its own; the server's script only mentions it.
+    let names = ["child", "daemon"].map(|who| format!("{who}-{marker}"));
+    for name in &names {
+        eventually(Duration::from_secs(10), &format!("the server's {name}"), || async {
+            Ok((!with_arg(name).is_empty()).then_some(()))
         })
         .await?;
     }
@@ -45,7 +35,7 @@ async fn a_relay_killed_with_sigkill_leaves_no_server_behind() -> Result<()> {
     nix::sys::signal::kill(nix::unistd::Pid::from_raw(pg.pid() as i32), nix::sys::signal::Signal::SIGKILL)?;
     let killed = std::time::Instant::now();
     eventually(Duration::from_secs(10), "every marked process to end", || async {
-        Ok(carrying(&marker).is_empty().then_some(()))
+        Ok(names.iter().all(|name| with_arg(name).is_empty()).then_some(()))
     })
     .await?;
     tests::say(&format!("a killed relay's servers gone within {:?} (polled every 100 ms)", killed.elapsed()));

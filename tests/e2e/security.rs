@@ -95,12 +95,12 @@ async fn api_requests_need_the_token_too() -> Result<()> {
     Ok(())
 }
 
-/// The relay binary, started with `args` and the token in the environment, its output read
-/// to the end: for starts that fail before listening.
-fn failed_start(args: &[&str], env_token: Option<&str>) -> Result<(Option<i32>, String, String)> {
+/// The relay binary, started with `args` and the token in the environment (or none), its
+/// output read to the end: for starts that fail before anything listens.
+pub(crate) fn failed_start(args: &[&str], env_token: Option<&str>) -> Result<(Option<i32>, String, String)> {
     let bin = tests::root().join("target/debug/mcp-playground");
     let mut cmd = Command::new(bin);
-    cmd.args(["--no-open"]).args(args).env("NO_COLOR", "1").env_remove("RUST_LOG").stdin(Stdio::null());
+    cmd.args(args).env("NO_COLOR", "1").env_remove("RUST_LOG").stdin(Stdio::null());
     match env_token {
         Some(t) => cmd.env("MCP_PLAYGROUND_TOKEN", t),
         None => cmd.env_remove("MCP_PLAYGROUND_TOKEN"),
@@ -117,16 +117,16 @@ async fn a_short_token_is_refused_and_one_on_the_command_line_is_warned_about() 
     let taken = std::net::TcpListener::bind("127.0.0.1:0")?;
     let port = taken.local_addr()?.port().to_string();
     for (args, env) in [(vec!["--token", "fifteen-chars.."], None), (vec![], Some("T"))] {
-        let (code, stdout, stderr) = failed_start(&[&args[..], &["--port", &port]].concat(), env)?;
+        let (code, stdout, stderr) = failed_start(&[&["--no-open"], &args[..], &["--port", &port]].concat(), env)?;
         ensure!(code == Some(1) && stdout.is_empty(), "{args:?} {env:?}: {code:?} {stdout}");
         ensure!(stderr.contains("must have at least 16"), "{args:?} {env:?}: {stderr}");
         ensure!(!stderr.contains("cannot listen"), "the token is checked before listening: {stderr}");
     }
     let long = "sixteen-chars-ok";
-    let (_, _, stderr) = failed_start(&["--token", long, "--port", &port], None)?;
+    let (_, _, stderr) = failed_start(&["--no-open", "--token", long, "--port", &port], None)?;
     ensure!(stderr.contains("cannot listen"), "a long token passes: {stderr}");
     ensure!(stderr.contains("WARN") && stderr.contains("MCP_PLAYGROUND_TOKEN instead"), "{stderr}");
-    let (_, _, stderr) = failed_start(&["--port", &port], Some(long))?;
+    let (_, _, stderr) = failed_start(&["--no-open", "--port", &port], Some(long))?;
     ensure!(stderr.contains("cannot listen") && !stderr.contains("WARN"), "no warning for the environment: {stderr}");
     Ok(())
 }

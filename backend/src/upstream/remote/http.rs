@@ -49,9 +49,7 @@ pub(super) async fn post(ctx: Ctx, mut p: Post) {
     }
     let again = p.probing.then(|| p.frame.clone());
     // `initialize` holds the rest for as long as it takes: nothing may go before its session id.
-    let mut bounded = if p.init { None } else { p.hold.take() };
-    let sent = ctx.send_holding(req.body(std::mem::take(&mut p.frame)), &mut bounded).await;
-    p.hold = p.hold.take().or(bounded);
+    let sent = ctx.send_holding(req.body(std::mem::take(&mut p.frame)), &mut p.hold, !p.init).await;
     let resp = match sent {
         Ok(r) => r,
         Err(e) => {

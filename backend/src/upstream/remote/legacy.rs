@@ -49,7 +49,7 @@ pub(super) async fn post(ctx: Ctx, endpoint: url::Url, frame: String, request_id
     let req =
         ctx.client.post(endpoint).headers(ctx.headers.clone()).header(CONTENT_TYPE, "application/json").body(frame);
     let mut hold = Some(hold);
-    let resp = ctx.send_holding(req, &mut hold).await;
+    let resp = ctx.send_holding(req, &mut hold, true).await;
     drop(hold);
     match resp {
         Ok(r) if r.status().is_success() => {}

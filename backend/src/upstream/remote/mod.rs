@@ -189,16 +189,17 @@ impl Ctx {
         id
     }
 
-    /// Sends `req`; if the status has not come within [`HOLD_LIMIT`], `hold` is let go (so
-    /// later frames go on) and the wait for the status goes on.
+    /// Sends `req`; when `bounded` and the status has not come within [`HOLD_LIMIT`], `hold`
+    /// is let go (so later frames go on) and the wait for the status goes on.
     async fn send_holding(
         &self,
         req: reqwest::RequestBuilder,
         hold: &mut Option<actor::Hold>,
+        bounded: bool,
     ) -> reqwest::Result<reqwest::Response> {
         let sending = req.send();
         tokio::pin!(sending);
-        if hold.is_none() {
+        if hold.is_none() || !bounded {
             return sending.await;
         }
         tokio::select! {
