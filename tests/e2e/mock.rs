@@ -96,8 +96,17 @@ fn the_command_line_calls_a_mock_over_stdio() -> Result<()> {
     drop(stdin);
     let out = child.0.stdout.take().context("stdout")?;
     let lines: Vec<String> = BufReader::new(out).lines().collect::<std::io::Result<_>>()?;
-    ensure!(lines.len() == 2 && lines[0].contains(r#""id":1,"result""#), "{lines:?}");
-    let error: serde_json::Value = serde_json::from_str(&lines[1])?;
+    // The server's notifications recorded around `initialize` (server-everything sends its
+    // `list_changed` at a time of its own) come too; the answers are what this is about.
+    let mut answers = Vec::new();
+    for line in &lines {
+        let frame: serde_json::Value = serde_json::from_str(line).with_context(|| format!("not JSON: {line}"))?;
+        if frame.get("method").is_none() {
+            answers.push(frame);
+        }
+    }
+    ensure!(answers.len() == 2 && answers[0]["id"] == 1 && answers[0].get("result").is_some(), "{lines:?}");
+    let error = &answers[1];
     let message = error["error"]["message"].as_str().unwrap_or_default();
     ensure!(error["id"] == 2 && message.contains("nope") && message.contains(r#""message":"hi""#), "{error}");
 
