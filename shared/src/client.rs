@@ -14,11 +14,16 @@ use crate::relay::Direction;
 use crate::revision::{ProtocolChoice, Revision};
 
 mod server_requests;
+mod stateless;
+
+pub use stateless::{MAX_INPUT_ROUNDS, META_CAPABILITIES, META_CLIENT_INFO, META_VERSION};
 
 /// Pages of `tools/list` followed before giving up on a server that never stops paging.
 pub const MAX_TOOL_PAGES: usize = 1000;
 
 mod listing;
+
+pub use listing::ListFacts;
 
 /// What the caller should know after a frame was read.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +34,8 @@ pub enum Update {
     InitializeFailed(String),
     /// The whole tool list, every page followed.
     Tools(Vec<Tool>),
+    /// What a 2026-07-28 tool list says beyond its tools (sent just before `Tools`).
+    ListFacts(ListFacts),
     /// `tools/list` failed or could not be read; `partial` holds the tools of the pages
     /// that came before the failure (empty when the first page failed).
     ToolsFailed { message: String, partial: Vec<Tool> },
@@ -71,6 +78,10 @@ pub enum CallOutcome {
 #[derive(Debug, Clone)]
 enum Purpose {
     Initialize,
+    /// `server/discover` (2026-07-28).
+    Discover,
+    /// `subscriptions/listen`: open for as long as the session.
+    Listen,
     /// A page of the listing started as number `.0`: a newer listing makes it stale.
     ListTools(u64),
     CallTool,
@@ -110,6 +121,10 @@ pub struct McpClient {
     asked: HashSet<Id>,
     /// The roots `roots/list` answers with.
     roots: Vec<String>,
+    /// The stateless revision's state (2026-07-28).
+    st: stateless::Stateless,
+    /// What the listing under way says beyond its tools (2026-07-28).
+    facts: ListFacts,
 }
 
 impl McpClient {
@@ -130,14 +145,15 @@ impl McpClient {
             negotiated: None,
             asked: HashSet::new(),
             roots: Vec::new(),
+            st: stateless::Stateless::default(),
+            facts: ListFacts::default(),
         }
     }
 
-    /// A client that offers what `choice` asks for and holds the server to it; an error
-    /// when the choice cannot be spoken at all (nothing should be sent then).
-    pub fn with_choice(client_version: &str, choice: ProtocolChoice) -> Result<Self, String> {
-        let offered = negotiation::offer(choice)?;
-        Ok(Self { choice, ..Self::new(client_version, offered.as_str()) })
+    /// A client that offers what `choice` asks for and holds the server to it.
+    pub fn with_choice(client_version: &str, choice: ProtocolChoice) -> Self {
+        let offered = negotiation::offer(choice);
+        Self { choice, ..Self::new(client_version, offered.as_str()) }
     }
 
     /// The revision agreed in `initialize` and why, once the server has answered.
@@ -154,18 +170,21 @@ impl McpClient {
         let id = Id::Number(self.next_id);
         self.next_id += 1;
         self.waiting.open(Direction::Out, id.clone(), purpose);
+        let params = self.with_meta(&id, method, params);
         let frame = jsonrpc::request(&id, method, params);
         (id, frame)
     }
 
-    /// The `initialize` request that opens the session.
+    /// The `initialize` request (sessions open with [`open`](Self::open)).
     pub fn initialize(&mut self) -> String {
         let params = json!({
             "protocolVersion": self.protocol_version,
             "capabilities": asks::capabilities(Revision::parse(&self.protocol_version)),
             "clientInfo": {"name": self.client_name, "title": "MCP Playground", "version": self.client_version},
         });
-        self.request(Purpose::Initialize, "initialize", Some(params)).1
+        let (id, frame) = self.request(Purpose::Initialize, "initialize", Some(params));
+        self.st.initialize = Some(id);
+        frame
     }
 
     /// A fresh `tools/list` from the first page.
@@ -193,10 +212,23 @@ impl McpClient {
 
     /// Gives up on a request: it no longer counts as pending, and the server is told with
     /// `notifications/cancelled`. `None` when the request is not pending.
+    /// A request waiting on the user's answers (2026-07-28) has nothing out to cancel:
+    /// its questions are withdrawn and `None` comes back.
     pub fn cancel(&mut self, id: &Id, reason: &str) -> Option<String> {
-        self.waiting.forget(Direction::Out, id)?;
-        self.abandoned.insert(id.clone());
-        Some(jsonrpc::notification("notifications/cancelled", Some(json!({"requestId": id, "reason": reason}))))
+        if self.drop_round(id) {
+            return None;
+        }
+        let attempt = self.attempt_of(id);
+        self.waiting.forget(Direction::Out, &attempt)?;
+        self.settle(&attempt);
+        self.abandoned.insert(attempt.clone());
+        let params = json!({"requestId": attempt, "reason": reason});
+        Some(jsonrpc::notification("notifications/cancelled", Some(params)))
+    }
+
+    /// Whether the server's question `id` still waits for the user.
+    pub fn is_asked(&self, id: &Id) -> bool {
+        self.asked.contains(id)
     }
 
     /// A `resources/read` request for `uri`.
@@ -213,7 +245,11 @@ impl McpClient {
     /// the request ends as what it was for says.
     pub fn request_failed(&mut self, id: &Id, message: &str) -> Handled {
         let mut out = Handled::default();
-        match self.waiting.forget(Direction::Out, id) {
+        let purpose = self.waiting.forget(Direction::Out, id);
+        let id = &self.settle(id);
+        match purpose {
+            Some(Purpose::Discover) => self.on_discovered(Err(message.to_owned()), &mut out),
+            Some(Purpose::Initialize) if self.ready => {}
             Some(Purpose::Initialize) => {
                 out.updates.push(Update::InitializeFailed(format!("initialize failed: {message}")))
             }
@@ -224,6 +260,7 @@ impl McpClient {
             Some(Purpose::ReadResource(uri)) => out
                 .updates
                 .push(Update::ResourceRead { uri, outcome: Err(format!("resources/read failed: {message}")) }),
+            Some(Purpose::Listen) => out.updates.push(Update::Notice(format!("subscriptions/listen ended: {message}"))),
             Some(Purpose::Other | Purpose::ListTools(_)) | None => {}
         }
         out
@@ -246,7 +283,13 @@ impl McpClient {
             return;
         }
         let purpose = match c.method.as_deref() {
+            Some("server/discover") => {
+                self.st.discovering = Some(id.clone());
+                Purpose::Discover
+            }
+            Some("subscriptions/listen") => Purpose::Listen,
             Some("initialize") => {
+                self.st.initialize = Some(id.clone());
                 if let Some(offered) = value["params"]["protocolVersion"].as_str() {
                     self.protocol_version = offered.to_owned();
                 }
@@ -294,6 +337,11 @@ impl McpClient {
                     }
                     return out;
                 };
+                if c.kind == Kind::Response && self.wants_input(value) {
+                    self.on_input_required(purpose, id, value, &mut out);
+                    return out;
+                }
+                let id = &self.settle(id);
                 self.on_response(purpose, id, value, c.kind, &mut out);
             }
             Kind::Request => self.on_request(value, c, &mut out),
@@ -347,6 +395,23 @@ impl McpClient {
     fn on_response(&mut self, purpose: Purpose, id: &Id, value: &Value, kind: Kind, out: &mut Handled) {
         let error = (kind == Kind::Error).then(|| read_error(value));
         match purpose {
+            Purpose::Discover => match error {
+                Some(e) => self.on_discovered(Err(format!("{} ({})", e.message, e.code)), out),
+                None => self.on_discovered(Ok(&value["result"]), out),
+            },
+            Purpose::Listen => {
+                let how = match error {
+                    Some(e) => format!("failed: {} ({})", e.message, e.code),
+                    None => "was ended by the server".to_owned(),
+                };
+                out.updates.push(Update::Notice(format!("the subscription to list changes {how}")));
+            }
+            // `server/discover` was answered first: this `initialize` is old news.
+            Purpose::Initialize if self.ready => {}
+            Purpose::Initialize if error.is_some() && self.st.discovering.is_some() => {
+                // Discovery is still out and may yet settle the session.
+                self.st.initialize = None;
+            }
             Purpose::Initialize => match error {
                 Some(e) => {
                     out.updates.push(Update::InitializeFailed(format!("initialize failed: {} ({})", e.message, e.code)))
@@ -354,9 +419,10 @@ impl McpClient {
                 None => match serde_json::from_value::<InitializeResult>(value["result"].clone()) {
                     Ok(r) => {
                         match negotiation::accept(self.choice, self.offered(), &r.protocol_version) {
-                            Ok(n) => self.negotiated = Some(n),
+                            Ok(n) => self.negotiated = Some(Negotiated { discovery: self.st.discovery, ..n }),
                             Err(e) => return out.updates.push(Update::InitializeFailed(e)),
                         }
+                        self.st.discovering = None;
                         self.ready = true;
                         out.replies.push(jsonrpc::notification("notifications/initialized", None));
                         out.replies.push(self.list_tools());
@@ -427,169 +493,4 @@ fn error_text(value: &Value) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use expect_test::expect;
-
-    fn feed(c: &mut McpClient, raw: &str) -> Handled {
-        let (v, cl) = jsonrpc::parse(raw).unwrap();
-        c.handle(&v, &cl)
-    }
-
-    #[test]
-    fn handshake_then_paged_tool_list() {
-        let mut c = McpClient::new("0.1.0", "2025-06-18");
-        expect![[r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true},"sampling":{},"elicitation":{}},"clientInfo":{"name":"mcp-playground","title":"MCP Playground","version":"0.1.0"}}}"#]]
-            .assert_eq(&c.initialize());
-        let h = feed(
-            &mut c,
-            r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}"#,
-        );
-        expect![[r#"
-            [
-                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
-                "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}",
-            ]"#]]
-        .assert_eq(&format!("{:#?}", h.replies));
-        assert!(matches!(&h.updates[..], [Update::Ready(r)] if r.server_info.name == "s"));
-
-        let h = feed(
-            &mut c,
-            r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a","inputSchema":{}}],"nextCursor":"p2"}}"#,
-        );
-        expect![[r#"["{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\",\"params\":{\"cursor\":\"p2\"}}"]"#]]
-            .assert_eq(&format!("{:?}", h.replies));
-        assert!(h.updates.is_empty());
-        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"b","inputSchema":{}}]}}"#);
-        let names: Vec<String> = match &h.updates[..] {
-            [Update::Tools(t)] => t.iter().map(|t| t.name.clone()).collect(),
-            other => panic!("{other:?}"),
-        };
-        assert_eq!(names, ["a", "b"]);
-    }
-
-    #[test]
-    fn cancelled_and_late_and_server_cancelled() {
-        let mut c = McpClient::new("0", "2025-06-18");
-        let (id, _) = c.call_tool("slow", json!({}));
-        assert_eq!(
-            c.cancel(&id, "cancelled by the user").unwrap(),
-            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"cancelled by the user"}}"#
-        );
-        assert!(c.cancel(&id, "again").is_none(), "cancelled twice");
-        assert!(!c.is_waiting(&id));
-        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#);
-        assert_eq!(h.updates, [Update::Late { id: id.clone() }]);
-        let (id2, _) = c.call_tool("slow", json!({}));
-        let h = feed(
-            &mut c,
-            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"shutting down"}}"#,
-        );
-        assert_eq!(h.updates, [Update::CancelledByServer { id: id2, reason: Some("shutting down".into()) }]);
-        let h = feed(
-            &mut c,
-            r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"warning","logger":"db","data":{"x":1}}}"#,
-        );
-        assert_eq!(
-            h.updates,
-            [Update::Log { level: "warning".into(), logger: Some("db".into()), data: json!({"x": 1}) }]
-        );
-        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":"r","method":"roots/list"}"#);
-        assert_eq!(h.replies, [r#"{"jsonrpc":"2.0","id":"r","result":{"roots":[]}}"#]);
-    }
-
-    #[test]
-    fn reads_resources() {
-        let mut c = McpClient::new("0", "2025-06-18");
-        let (_, frame) = c.read_resource("demo://a");
-        assert_eq!(frame, r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"demo://a"}}"#);
-        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":1,"result":{"contents":[{"uri":"demo://a","text":"hi"}]}}"#);
-        assert!(
-            matches!(&h.updates[..], [Update::ResourceRead { uri, outcome: Ok(c) }] if uri == "demo://a" && c[0].text.as_deref() == Some("hi"))
-        );
-        c.read_resource("demo://b");
-        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32002,"message":"Resource not found"}}"#);
-        assert!(matches!(&h.updates[..], [Update::ResourceRead { outcome: Err(e), .. }] if e.contains("-32002")));
-    }
-
-    #[test]
-    fn two_listings_at_once_give_each_tool_once() {
-        let mut c = McpClient::new("0", "2025-06-18");
-        c.list_tools();
-        c.list_tools();
-        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{}}]}}"#);
-        assert!(h.updates.is_empty(), "the older listing's answer is dropped");
-        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a","inputSchema":{}}]}}"#);
-        assert!(matches!(&h.updates[..], [Update::Tools(t)] if t.len() == 1), "{h:?}");
-    }
-
-    #[test]
-    fn a_repeated_cursor_stops_paging() {
-        let mut c = McpClient::new("0", "2025-06-18");
-        c.list_tools();
-        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[],"nextCursor":"x"}}"#);
-        assert_eq!(h.replies.len(), 1);
-        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[],"nextCursor":"x"}}"#);
-        assert!(h.replies.is_empty());
-        assert!(matches!(&h.updates[..], [Update::Notice(_), Update::Tools(_)]));
-    }
-
-    #[test]
-    fn call_outcomes() {
-        let mut c = McpClient::new("0", "2025-06-18");
-        let (id1, frame) = c.call_tool("echo", json!({"message": "hi"}));
-        assert_eq!(
-            frame,
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"},"_meta":{"progressToken":"call-1"}}}"#
-        );
-        let (id2, _) = c.call_tool("nope", json!({}));
-        let (id3, _) = c.call_tool("weird", json!({}));
-        assert!(c.is_waiting(&id1));
-        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}]}}"#);
-        assert!(
-            matches!(&h.updates[..], [Update::CallDone { id, outcome: CallOutcome::Result { result, .. } }] if *id == id1 && result.content.len() == 1)
-        );
-        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Unknown tool"}}"#);
-        assert!(
-            matches!(&h.updates[..], [Update::CallDone { id, outcome: CallOutcome::ProtocolError { error, .. } }] if *id == id2 && error.code == -32602)
-        );
-        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":3,"result":{"content":"not a list"}}"#);
-        assert!(
-            matches!(&h.updates[..], [Update::CallDone { id, outcome: CallOutcome::Unreadable { .. } }] if *id == id3)
-        );
-        assert!(!c.is_waiting(&id1));
-        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
-        assert!(matches!(&h.updates[..], [Update::Notice(n)] if n.contains("unknown request id 1")));
-    }
-
-    #[test]
-    fn answers_server_requests_and_reads_notifications() {
-        let mut c = McpClient::new("0", "2025-06-18");
-        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":"s1","method":"ping"}"#);
-        assert_eq!(h.replies, [r#"{"jsonrpc":"2.0","id":"s1","result":{}}"#]);
-        let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{}}"#);
-        assert!(h.replies.is_empty(), "the user answers, later");
-        assert!(matches!(&h.updates[..], [Update::Asked(a)] if a.id == Id::Number(5)));
-        let h = feed(&mut c, r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}"#);
-        assert_eq!(h.updates, [Update::AskWithdrawn { id: Id::Number(5), reason: None }]);
-        assert_eq!(c.answer(&Id::Number(5), "late".into()), None, "a withdrawn request is not answered");
-        let h = feed(
-            &mut c,
-            r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":2,"total":5,"message":"half"}}"#,
-        );
-        assert_eq!(
-            h.updates,
-            [Update::Progress { token: json!("t"), progress: 2.0, total: Some(5.0), message: Some("half".into()) }]
-        );
-        let h = feed(&mut c, r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#);
-        assert_eq!(h, Handled::default(), "nothing but pings before initialization");
-        c.initialize();
-        feed(
-            &mut c,
-            r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#,
-        );
-        let h = feed(&mut c, r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#);
-        assert_eq!(h.updates, [Update::ToolsChanged]);
-        assert_eq!(h.replies.len(), 1);
-    }
-}
+mod tests;

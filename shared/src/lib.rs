@@ -11,6 +11,7 @@ pub mod cmdline;
 pub mod config;
 pub mod connect_form;
 pub mod form;
+pub mod http_headers;
 pub mod jsonrpc;
 pub mod mcp;
 pub mod negotiation;

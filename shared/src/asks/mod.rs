@@ -26,6 +26,11 @@ pub const HUMAN_MODEL: &str = "mcp-playground-user";
 pub fn capabilities(revision: Option<Revision>) -> Value {
     let mut caps = json!({"roots": {"listChanged": true}, "sampling": {}});
     match revision {
+        // Stateless: nothing is sent unasked, so roots have no `listChanged` to promise.
+        Some(Revision::V2026_07_28) => {
+            caps["roots"] = json!({});
+            caps["elicitation"] = json!({"form": {}, "url": {}});
+        }
         Some(r) if r < Revision::V2025_06_18 => {}
         Some(Revision::V2025_06_18) => caps["elicitation"] = json!({}),
         _ => caps["elicitation"] = json!({"form": {}, "url": {}}),

@@ -20,7 +20,7 @@ fn capabilities_by_revision() {
         2025-03-26: {"roots":{"listChanged":true},"sampling":{}}
         2025-06-18: {"roots":{"listChanged":true},"sampling":{},"elicitation":{}}
         2025-11-25: {"roots":{"listChanged":true},"sampling":{},"elicitation":{"form":{},"url":{}}}
-        2026-07-28: {"roots":{"listChanged":true},"sampling":{},"elicitation":{"form":{},"url":{}}}"#]]
+        2026-07-28: {"roots":{},"sampling":{},"elicitation":{"form":{},"url":{}}}"#]]
     .assert_eq(&caps.join("\n"));
 }
 

@@ -4,7 +4,18 @@
 use serde_json::json;
 
 use super::{Handled, MAX_TOOL_PAGES, McpClient, Purpose, Update};
+use crate::http_headers;
 use crate::mcp::ListToolsResult;
+
+/// What a (2026-07-28) tool list says beyond its tools: how long it may be cached, for
+/// whom, and the tools left out because their `x-mcp-header` marks are invalid.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ListFacts {
+    pub ttl_ms: Option<u64>,
+    pub cache_scope: Option<String>,
+    /// Tools left out: name and why.
+    pub left_out: Vec<(String, String)>,
+}
 
 impl McpClient {
     /// A page of `tools/list` failed: what came before it is kept and said.
@@ -23,9 +34,32 @@ impl McpClient {
         out.updates.push(Update::ToolsFailed { message, partial });
     }
 
-    pub(super) fn on_tools_page(&mut self, page: ListToolsResult, out: &mut Handled) {
+    pub(super) fn on_tools_page(&mut self, mut page: ListToolsResult, out: &mut Handled) {
         self.pages += 1;
+        if self.st.on {
+            if self.pages == 1 {
+                self.facts = ListFacts::default();
+            }
+            // The newest page says for how long the list holds.
+            if let Some(ttl) = page.extra.get("ttlMs").and_then(|v| v.as_u64()) {
+                self.facts.ttl_ms = Some(ttl);
+            }
+            if let Some(scope) = page.extra.get("cacheScope").and_then(|v| v.as_str()) {
+                self.facts.cache_scope = Some(scope.to_owned());
+            }
+            let left_out = &mut self.facts.left_out;
+            page.tools.retain(|t| match http_headers::problem(t) {
+                Some(why) => {
+                    left_out.push((t.name.clone(), why));
+                    false
+                }
+                None => true,
+            });
+        }
         self.tools.extend(page.tools);
+        if page.next_cursor.is_none() && self.st.on {
+            out.updates.push(Update::ListFacts(self.facts.clone()));
+        }
         match page.next_cursor {
             Some(cursor) if self.cursors_seen.contains(&cursor) => {
                 out.updates.push(Update::Notice(format!("tools/list repeated cursor {cursor:?}; stopped paging")));

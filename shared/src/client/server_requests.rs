@@ -19,10 +19,18 @@ impl McpClient {
         self.ready.then(|| jsonrpc::notification("notifications/roots/list_changed", None))
     }
 
-    /// The answer to a server request the user was asked about; `None` when it is not
-    /// waiting (answered already, or withdrawn by the server).
-    pub fn answer(&mut self, id: &Id, frame: String) -> Option<String> {
-        self.asked.remove(id).then_some(frame)
+    /// The answer to a server request the user was asked about: the frames to send
+    /// (nothing when it is not waiting: answered already, or withdrawn by the server). A
+    /// question of an input-required round (2026-07-28) is kept until the round is
+    /// complete; then the request goes again.
+    pub fn answer(&mut self, id: &Id, frame: String) -> Handled {
+        if !self.asked.remove(id) {
+            return Handled::default();
+        }
+        if let Some(out) = self.answer_question(id, &frame) {
+            return out;
+        }
+        Handled { replies: vec![frame], updates: Vec::new() }
     }
 
     pub(super) fn on_request(&mut self, value: &Value, c: &Classified, out: &mut Handled) {

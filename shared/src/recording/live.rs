@@ -62,7 +62,10 @@ impl LiveRecorder {
         let Entry::Message { direction, frame, .. } = entry else { return };
         let Ok((value, c)) = jsonrpc::parse(frame) else { return };
         match (direction, c.kind) {
-            (Direction::Out, Kind::Request) if c.method.as_deref() == Some("initialize") => {
+            (Direction::Out, Kind::Request)
+                if matches!(c.method.as_deref(), Some("initialize" | "server/discover"))
+                    && self.header.protocol_version.is_none() =>
+            {
                 self.initialize_id = value.get("id").cloned();
             }
             (Direction::In, Kind::Response)

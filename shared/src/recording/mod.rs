@@ -85,8 +85,20 @@ impl Header {
         }
     }
 
-    /// Fills in what the `initialize` result says, from its frame.
+    /// Fills in what the `initialize` result says, from its frame; a `server/discover`
+    /// result (2026-07-28) says as much, where it names that revision.
     pub fn learn_initialize(&mut self, result: &Value) {
+        if let Some(versions) = result.get("supportedVersions").and_then(Value::as_array) {
+            let stateless = crate::revision::Revision::V2026_07_28.as_str();
+            if !versions.iter().any(|v| v == stateless) {
+                return;
+            }
+            self.protocol_version = Some(stateless.to_owned());
+            self.server_info =
+                result.get("serverInfo").or_else(|| result["_meta"].get("io.modelcontextprotocol/serverInfo")).cloned();
+            self.capabilities = result.get("capabilities").and_then(Value::as_object).cloned();
+            return;
+        }
         self.protocol_version = result.get("protocolVersion").and_then(Value::as_str).map(str::to_owned);
         self.server_info = result.get("serverInfo").cloned();
         self.capabilities = result.get("capabilities").and_then(Value::as_object).cloned();

@@ -66,7 +66,7 @@ impl Live {
             playback: false,
         };
         l.s.receive(hello, 0.0);
-        l.s.connect(Target::Demo, false);
+        l.s.connect_with(Target::Demo, crate::session::tests_pin(), false);
         l.flush();
         l.event(RelayEvent::Spawned { pid: Some(1), command: "x".into(), args: vec![] });
         l.flush();

@@ -57,10 +57,9 @@ impl Session {
     }
 
     fn answer_ask(&mut self, id: &Id, frame: String, now_ms: f64) {
-        if let Some(frame) = self.client.answer(id, frame) {
-            self.send_frame(frame);
-        }
+        let handled = self.client.answer(id, frame);
         self.drop_ask(id, now_ms);
+        self.apply(handled, None, now_ms);
     }
 
     /// A new request of the server: queued, and the pending call's clock stops.

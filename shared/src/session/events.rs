@@ -7,17 +7,20 @@ use crate::relay::{Direction, RelayEvent};
 use super::{ConnState, MAX_STDERR_LINES, ReadState, Session};
 
 impl Session {
-    pub(super) fn on_relay_event(&mut self, event: RelayEvent) {
+    pub(super) fn on_relay_event(&mut self, event: RelayEvent, now_ms: f64) {
         match event {
             RelayEvent::Spawned { .. } | RelayEvent::Connected { .. } => {
-                let frame = self.client.initialize();
+                let frame = self.client.open();
+                if self.client.is_discovering() {
+                    self.discover_due = Some(now_ms + super::DISCOVER_WAIT_MS);
+                }
                 self.send_frame(frame);
             }
             RelayEvent::Note { message } => self.notice(message),
             RelayEvent::RequestFailed { id, message } => {
                 if let Ok(id) = serde_json::from_value::<Id>(id) {
                     let handled = self.client.request_failed(&id, &message);
-                    self.apply(handled, None, 0.0);
+                    self.apply(handled, None, now_ms);
                 }
             }
             RelayEvent::Stderr { line, .. } => {

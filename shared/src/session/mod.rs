@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use crate::calls::{Deadline, Expiry};
-use crate::client::{CallOutcome, Handled, McpClient, Update, progress_token};
+use crate::client::{CallOutcome, Handled, ListFacts, McpClient, Update, progress_token};
 use crate::jsonrpc::{self, Id};
 use crate::mcp::Tool;
 use crate::negotiation::Negotiated;
@@ -34,6 +34,9 @@ pub const MAX_STDERR_LINES: usize = 500;
 pub const MAX_LOG_LINES: usize = 2000;
 /// Notices kept (at least this many of the newest; trimmed in bulk like log lines).
 pub const MAX_NOTICES: usize = 200;
+/// How long `server/discover` may go unanswered before `initialize` follows it (a server
+/// of an older revision may ignore a request it does not know before `initialize`).
+pub const DISCOVER_WAIT_MS: f64 = 3000.0;
 
 /// What the driver does next: send these messages to the relay, then show what changed.
 #[derive(Debug, Default, PartialEq)]
@@ -80,6 +83,10 @@ pub struct Session {
     asks: Vec<crate::asks::ServerAsk>,
     /// The roots offered to servers; they outlive a connection.
     roots: Vec<String>,
+    /// When an unanswered `server/discover` has `initialize` follow it.
+    discover_due: Option<f64>,
+    /// What a 2026-07-28 tool list says beyond its tools.
+    list_facts: Option<ListFacts>,
 }
 
 impl Session {
@@ -113,6 +120,8 @@ impl Session {
             capture: Vec::new(),
             asks: Vec::new(),
             roots: Vec::new(),
+            discover_due: None,
+            list_facts: None,
         }
     }
 
@@ -123,10 +132,8 @@ impl Session {
         let mut s = Self::new(client_version);
         // The revision the recording asked for (its preset's): a pinned one the server did
         // not speak fails again as it did live.
-        if let Ok(client) = McpClient::with_choice(client_version, relay.preset_protocol) {
-            s.client = client;
-            s.protocol = relay.preset_protocol;
-        }
+        s.client = McpClient::with_choice(client_version, relay.preset_protocol);
+        s.protocol = relay.preset_protocol;
         s.playback = true;
         s.relay = Some(relay);
         s.conn = ConnState::Connecting;
@@ -164,6 +171,10 @@ impl Session {
     }
     pub fn tool(&self, name: &str) -> Option<&Tool> {
         self.tools.iter().find(|t| t.name == name)
+    }
+    /// The caching hints and the tools left out of a 2026-07-28 list (`None` before).
+    pub fn list_facts(&self) -> Option<&ListFacts> {
+        self.list_facts.as_ref()
     }
     pub fn tools_loading(&self) -> bool {
         self.tools_loading
@@ -217,35 +228,30 @@ impl Session {
         Some(value["params"]["arguments"].clone()).filter(|a| !a.is_null())
     }
 
-    /// When [`tick`](Self::tick) should next run: the pending call's deadline.
+    /// When [`tick`](Self::tick) should next run: the pending call's deadline, or when
+    /// `server/discover` is given up on.
     pub fn next_deadline_ms(&self) -> Option<f64> {
-        self.deadline.as_ref().filter(|d| !d.is_paused()).map(Deadline::due_ms)
+        let call = self.deadline.as_ref().filter(|d| !d.is_paused()).map(Deadline::due_ms);
+        let discover = self.discover_due.filter(|_| self.client.is_discovering());
+        match (call, discover) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     // ---- actions ----
 
-    /// Starts a connection to `target`; everything of the previous session is cleared.
-    /// `record` starts capturing it from its first message.
-    pub fn connect(&mut self, target: Target, record: bool) {
-        self.connect_with(target, ProtocolChoice::Auto, record);
-    }
-
-    /// [`connect`](Self::connect) speaking the revision `protocol` asks for. The choice is
-    /// the client's, not the relay's: it travels no further than this session's
-    /// `initialize`. A revision the client cannot speak fails here, before anything is sent.
+    /// Starts a connection to `target`, speaking the revision `protocol` asks for;
+    /// everything of the previous session is cleared. `record` starts capturing it from its
+    /// first message. The choice is the client's, not the relay's: it travels no further
+    /// than this session's `server/discover` or `initialize`.
     pub fn connect_with(&mut self, target: Target, protocol: ProtocolChoice, record: bool) {
         let relay = self.relay.take();
         let roots = std::mem::take(&mut self.roots);
         *self = Self { relay, out: std::mem::take(&mut self.out), ..Self::new(&self.client_version) };
         self.changed = Changed::ALL;
         self.protocol = protocol;
-        match McpClient::with_choice(&self.client_version, protocol) {
-            Ok(client) => self.client = client,
-            Err(e) => {
-                self.roots = roots;
-                return self.conn = ConnState::Error(e);
-            }
-        }
+        self.client = McpClient::with_choice(&self.client_version, protocol);
         self.set_roots(roots);
         self.remember_target(&target);
         if record {
@@ -306,8 +312,16 @@ impl Session {
         }
     }
 
-    /// The clock moved: a call past its deadline ends as a timeout.
+    /// The clock moved: a call past its deadline ends as a timeout, and `server/discover`
+    /// unanswered for [`DISCOVER_WAIT_MS`] has `initialize` follow it.
     pub fn tick(&mut self, now_ms: f64) {
+        if self.discover_due.is_some_and(|due| now_ms >= due) {
+            self.discover_due = None;
+            if !self.playback {
+                let handled = self.client.discover_overdue();
+                self.apply(handled, None, now_ms);
+            }
+        }
         let Some(expiry) = self.deadline.as_ref().and_then(|d| d.check(now_ms)) else { return };
         let (after_ms, reason) = match expiry {
             Expiry::Silent { after_ms } => {
@@ -390,7 +404,7 @@ impl Session {
             ServerMsg::Event { at_ms, event } => {
                 self.timeline.push_event(at_ms, &event);
                 self.changed.rows = true;
-                self.on_relay_event(event);
+                self.on_relay_event(event, now_ms);
             }
         }
     }
@@ -471,6 +485,11 @@ impl Session {
         if let Some(frame) = self.client.cancel(&id, reason) {
             self.send_frame(frame);
         }
+        // Questions of the call's input round go with it.
+        let before = self.asks.len();
+        let client = &self.client;
+        self.asks.retain(|a| client.is_asked(&a.id));
+        self.changed.asks |= self.asks.len() != before;
         Some(tool)
     }
 
@@ -494,6 +513,13 @@ impl Session {
             self.update(update, duration_ms, now_ms);
         }
     }
+}
+
+/// The revision the unit tests pin, so that they open with `initialize` (the tests of
+/// `auto` and of discovery connect otherwise).
+#[cfg(test)]
+pub(crate) fn tests_pin() -> ProtocolChoice {
+    ProtocolChoice::Pinned(crate::revision::Revision::V2025_06_18)
 }
 
 fn new_client(version: &str) -> McpClient {

@@ -43,11 +43,18 @@ impl Session {
         let relay_version = self.relay.as_ref().map_or("", |r| r.version.as_str());
         let mut header = Header::new(Recorder::Page, relay_version, target, first.at_ms);
         header.protocol = self.protocol;
-        if let Some(init) = rows.iter().find(|r| {
-            r.direction == RowDirection::In && r.kind == RowKind::Response && r.method.as_deref() == Some("initialize")
-        }) && let Ok(v) = serde_json::from_str::<serde_json::Value>(&init.raw)
-        {
-            header.learn_initialize(&v["result"]);
+        // The handshake that settled the session: `initialize`, or `server/discover`.
+        for init in rows.iter().filter(|r| {
+            r.direction == RowDirection::In
+                && r.kind == RowKind::Response
+                && matches!(r.method.as_deref(), Some("initialize" | "server/discover"))
+        }) {
+            if let Ok(v) = serde_json::from_str::<serde_json::Value>(&init.raw) {
+                header.learn_initialize(&v["result"]);
+            }
+            if header.protocol_version.is_some() {
+                break;
+            }
         }
         let entries: Vec<Entry> = captured.into_iter().filter_map(entry).collect();
         Some(recording::write(&header, &entries))

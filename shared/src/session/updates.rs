@@ -24,6 +24,10 @@ impl Session {
                     self.disconnect();
                 }
             }
+            Update::ListFacts(facts) => {
+                self.list_facts = Some(facts);
+                self.changed.tools = true;
+            }
             Update::Tools(tools) => {
                 self.tools = tools;
                 self.tools_error = None;

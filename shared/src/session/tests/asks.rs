@@ -100,7 +100,7 @@ fn roots_are_listed_and_their_changes_announced() {
     let mut h = Harness::new();
     h.s.set_roots(vec!["file:///srv/a".into()]);
     assert!(h.flush().0.is_empty(), "nobody to tell before a connection");
-    h.s.connect(Target::Demo, false);
+    h.s.connect_with(Target::Demo, crate::session::tests_pin(), false);
     h.flush();
     h.event(RelayEvent::Spawned { pid: Some(7), command: "demo".into(), args: vec![] });
     let (frames, _, _) = h.flush();

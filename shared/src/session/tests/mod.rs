@@ -25,7 +25,7 @@ impl Harness {
                 protocol: 1,
                 relay_version: "1.0.0".into(),
                 preset: Target::Demo,
-                preset_protocol: ProtocolChoice::Auto,
+                preset_protocol: crate::session::tests_pin(),
                 limits: Limits { max_message_bytes: 1024, max_stderr_line_bytes: 64 },
                 servers: Vec::new(),
                 recording: false,
@@ -76,7 +76,7 @@ impl Harness {
     /// Connects to a server with these tools (one page).
     fn connected(tools: serde_json::Value) -> Self {
         let mut h = Self::new();
-        h.s.connect(Target::Demo, true);
+        h.s.connect_with(Target::Demo, crate::session::tests_pin(), true);
         h.flush();
         h.event(RelayEvent::Spawned { pid: Some(7), command: "demo".into(), args: vec![] });
         h.flush();
@@ -102,7 +102,11 @@ fn echo_tool() -> serde_json::Value {
 fn connect_handshake_and_tool_list() {
     let mut h = Harness::new();
     assert_eq!(h.s.relay().map(|r| r.version.as_str()), Some("1.0.0"));
-    h.s.connect(Target::Stdio { command: "x".into(), args: vec![], env: Default::default(), cwd: None }, true);
+    h.s.connect_with(
+        Target::Stdio { command: "x".into(), args: vec![], env: Default::default(), cwd: None },
+        crate::session::tests_pin(),
+        true,
+    );
     assert_eq!(h.s.conn(), &ConnState::Connecting);
     let (frames, others, changed) = h.flush();
     assert!(frames.is_empty());
@@ -151,7 +155,7 @@ fn connect_handshake_and_tool_list() {
 fn a_new_connection_starts_from_nothing_but_keeps_the_relay() {
     let mut h = Harness::connected(echo_tool());
     h.s.notice("old".into());
-    h.s.connect(Target::Demo, true);
+    h.s.connect_with(Target::Demo, crate::session::tests_pin(), true);
     assert!(h.s.tools().is_empty() && h.s.notices().is_empty() && h.s.timeline().is_empty() && h.s.server().is_none());
     assert!(h.s.relay().is_some());
     // Request ids start again at 1 with the new client.
@@ -164,7 +168,11 @@ fn a_new_connection_starts_from_nothing_but_keeps_the_relay() {
 #[test]
 fn remote_connected_starts_the_handshake_too() {
     let mut h = Harness::new();
-    h.s.connect(Target::Auto { url: "http://127.0.0.1:1/mcp".into(), headers: Default::default() }, true);
+    h.s.connect_with(
+        Target::Auto { url: "http://127.0.0.1:1/mcp".into(), headers: Default::default() },
+        crate::session::tests_pin(),
+        true,
+    );
     h.flush();
     h.event(RelayEvent::Connected { transport: "http".into(), url: "http://127.0.0.1:1/mcp".into(), headers: vec![] });
     let (frames, ..) = h.flush();
@@ -174,7 +182,7 @@ fn remote_connected_starts_the_handshake_too() {
 #[test]
 fn initialize_refused_is_an_error_and_disconnects() {
     let mut h = Harness::new();
-    h.s.connect(Target::Demo, true);
+    h.s.connect_with(Target::Demo, crate::session::tests_pin(), true);
     h.flush();
     h.event(RelayEvent::Spawned { pid: None, command: "d".into(), args: vec![] });
     h.flush();
@@ -189,7 +197,11 @@ fn initialize_refused_is_an_error_and_disconnects() {
 #[test]
 fn relay_error_while_connecting_fails_the_connection_and_later_is_a_notice() {
     let mut h = Harness::new();
-    h.s.connect(Target::Http { url: "http://127.0.0.1:1/mcp".into(), headers: Default::default() }, true);
+    h.s.connect_with(
+        Target::Http { url: "http://127.0.0.1:1/mcp".into(), headers: Default::default() },
+        crate::session::tests_pin(),
+        true,
+    );
     h.flush();
     h.event(RelayEvent::Connected { transport: "http".into(), url: "http://127.0.0.1:1/mcp".into(), headers: vec![] });
     assert_eq!(h.flush().0.len(), 1, "initialize, id 1");
@@ -572,3 +584,4 @@ fn notices_keep_the_newest_few_hundred() {
 mod asks;
 mod playback;
 mod protocol;
+mod stateless;

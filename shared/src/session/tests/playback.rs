@@ -25,7 +25,7 @@ fn relay_info() -> RelayInfo {
     RelayInfo {
         version: "1.0.0".into(),
         preset: Target::Demo,
-        preset_protocol: ProtocolChoice::Auto,
+        preset_protocol: crate::session::tests_pin(),
         limits: Limits { max_message_bytes: 1024, max_stderr_line_bytes: 64 },
         servers: vec![],
         recording: false,
@@ -117,6 +117,6 @@ fn the_page_exports_what_it_captured_as_a_recording() {
 
     // Not recording at connect: a session started later holds only what came after.
     let mut s = Session::new("0");
-    s.connect(Target::Demo, false);
+    s.connect_with(Target::Demo, crate::session::tests_pin(), false);
     assert!(!s.has_recording() && s.export_recording().is_none());
 }

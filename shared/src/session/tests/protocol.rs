@@ -1,17 +1,24 @@
-//! The revision a session speaks: what `initialize` offers for each choice, what the
-//! session does with the server's answer, and what it says about it.
+//! The revision a session speaks: `server/discover` first for `auto`, what `initialize`
+//! offers for each choice, what the session does with the server's answer, and what it
+//! says about it.
 
 use super::*;
 use crate::revision::Revision;
 
-/// Connects with `choice` and answers `initialize` with `answered`; the frames sent first.
+/// Connects with `choice`, refuses `server/discover` as a server of an older revision
+/// does, and answers `initialize` with `answered`; the `initialize` frame sent.
 fn handshake(choice: ProtocolChoice, answered: &str) -> (Harness, Vec<String>) {
     let mut h = Harness::new();
     h.s.connect_with(Target::Demo, choice, true);
     h.flush();
     h.event(RelayEvent::Spawned { pid: Some(7), command: "demo".into(), args: vec![] });
-    let (frames, ..) = h.flush();
-    let answer = json!({"jsonrpc": "2.0", "id": 1, "result": {
+    let (mut frames, ..) = h.flush();
+    if frames[0].contains("server/discover") {
+        h.server_says(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}"#);
+        frames = h.flush().0;
+    }
+    let id: Value = serde_json::from_str::<Value>(&frames[0]).unwrap()["id"].clone();
+    let answer = json!({"jsonrpc": "2.0", "id": id, "result": {
         "protocolVersion": answered, "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}}});
     h.server_says(&answer.to_string());
     (h, frames)
@@ -30,7 +37,7 @@ fn auto_offers_the_newest_and_accepts_the_servers_pick() {
     assert_eq!(h.s.protocol(), ProtocolChoice::Auto);
     let n = *h.s.negotiated().unwrap();
     assert_eq!(n.revision, Revision::V2025_06_18);
-    assert_eq!(n.to_string(), "2025-06-18 (offered 2025-11-25, the server chose it)");
+    assert_eq!(n.to_string(), "2025-06-18 (server/discover refused; offered 2025-11-25, the server chose it)");
     let (frames, ..) = h.flush();
     assert!(frames[1].contains("tools/list"), "{frames:?}");
 }
@@ -60,14 +67,49 @@ fn a_pinned_revision_is_offered_and_held_to() {
 }
 
 #[test]
-fn the_stateless_revision_is_refused_before_anything_is_sent() {
+fn a_pinned_stateless_revision_needs_a_server_that_discovers() {
     let mut h = Harness::new();
     h.s.connect_with(Target::Demo, ProtocolChoice::Pinned(Revision::V2026_07_28), false);
+    h.flush();
+    h.event(RelayEvent::Spawned { pid: Some(7), command: "demo".into(), args: vec![] });
+    let (frames, ..) = h.flush();
+    assert!(frames[0].contains(r#""method":"server/discover""#), "{frames:?}");
+    h.server_says(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}"#);
     let ConnState::Error(e) = h.s.conn() else { panic!("{:?}", h.s.conn()) };
-    assert!(e.contains("2026-07-28 is not spoken by MCP Playground yet"), "{e}");
-    let (frames, others, changed) = h.flush();
-    assert!(frames.is_empty() && others.is_empty(), "no Connect: {others:?}");
-    assert!(changed.conn);
+    assert!(
+        e.starts_with("pinned 2026-07-28, but the server refused server/discover (Method not found (-32601))"),
+        "{e}"
+    );
+    let (frames, ..) = h.flush();
+    assert!(frames.is_empty(), "no initialize for a pinned 2026-07-28: {frames:?}");
+}
+
+#[test]
+fn an_unanswered_discover_has_initialize_follow_and_the_first_answer_settles_it() {
+    let mut h = Harness::new();
+    h.s.connect_with(Target::Demo, ProtocolChoice::Auto, false);
+    h.flush();
+    h.event(RelayEvent::Spawned { pid: Some(7), command: "demo".into(), args: vec![] });
+    let spawned = h.at;
+    h.flush();
+    let due = h.s.next_deadline_ms().expect("discover has a deadline");
+    assert_eq!(due, spawned + crate::session::DISCOVER_WAIT_MS);
+    h.s.tick(due - 1.0);
+    assert!(h.flush().0.is_empty());
+    h.s.tick(due);
+    let (frames, ..) = h.flush();
+    assert!(frames[0].contains(r#""method":"initialize""#) && frames[0].contains(r#""id":2"#), "{frames:?}");
+    assert_eq!(h.s.next_deadline_ms(), None);
+    h.server_says(
+        r#"{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#,
+    );
+    assert_eq!(
+        h.s.negotiated().unwrap().reason(),
+        "server/discover unanswered; offered 2025-11-25, the server accepted it"
+    );
+    // The discover answer that comes after is old news.
+    h.server_says(r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},"ttlMs":0,"cacheScope":"private"}}"#);
+    assert_eq!(h.s.negotiated().unwrap().revision, Revision::V2025_11_25);
 }
 
 #[test]
