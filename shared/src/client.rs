@@ -341,6 +341,9 @@ impl McpClient {
                     self.on_input_required(purpose, id, value, &mut out);
                     return out;
                 }
+                if c.kind == Kind::Error && self.retry_version(&purpose, id, value, &mut out) {
+                    return out;
+                }
                 let id = &self.settle(id);
                 self.on_response(purpose, id, value, c.kind, &mut out);
             }

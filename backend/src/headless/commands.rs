@@ -87,8 +87,11 @@ async fn call_on(d: &mut Driver, args: &CallArgs) -> u8 {
     match cli_args::validate(&tool.input_schema, &arguments) {
         Ok(violations) if !violations.is_empty() => {
             eprint!("{}", cli_args::violations_text(&violations));
-            eprintln!("nothing was sent");
-            return INVALID;
+            if !args.no_validate {
+                eprintln!("nothing was sent");
+                return INVALID;
+            }
+            eprintln!("warning: sending them as given (--no-validate)");
         }
         Ok(_) => {}
         // The page sends in this case too: the server is the judge of a schema we cannot read.

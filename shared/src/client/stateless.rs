@@ -45,6 +45,8 @@ pub(super) struct Stateless {
     rounds: HashMap<Id, Round>,
     /// The id of each question asked → its request's id and its key.
     questions: HashMap<Id, (Id, String)>,
+    /// Requests sent again after `-32022` (unsupported version), by their first id: once.
+    version_retried: std::collections::HashSet<Id>,
 }
 
 /// One request's round of questions.
@@ -202,6 +204,33 @@ impl McpClient {
     /// The attempt under way of the request the caller knows as `id`.
     pub(super) fn attempt_of(&self, id: &Id) -> Id {
         self.st.origin.iter().find(|(_, first)| *first == id).map_or_else(|| id.clone(), |(attempt, _)| attempt.clone())
+    }
+
+    /// `-32022` (unsupported protocol version) naming 2026-07-28 among the supported: the
+    /// request goes once more under a new id (a server may refuse a first request until
+    /// it has seen the client's version). True when it went.
+    pub(super) fn retry_version(&mut self, purpose: &Purpose, id: &Id, value: &Value, out: &mut Handled) -> bool {
+        let error = &value["error"];
+        let stateless = Revision::V2026_07_28.as_str();
+        let names_it = error["data"]["supported"].as_array().is_some_and(|s| s.iter().any(|v| v == stateless));
+        if error["code"] != -32022 || !names_it {
+            return false;
+        }
+        let origin = self.st.origin.get(id).cloned().unwrap_or_else(|| id.clone());
+        if !self.st.version_retried.insert(origin.clone()) {
+            return false;
+        }
+        if matches!(purpose, Purpose::Discover) {
+            self.st.origin.remove(id);
+            out.replies.push(self.open());
+            return true;
+        }
+        let Some((method, params)) = self.st.sent.remove(id) else { return false };
+        self.st.origin.remove(id);
+        let (retry, frame) = self.request(purpose.clone(), &method, Some(params));
+        self.st.origin.insert(retry, origin);
+        out.replies.push(frame);
+        true
     }
 
     /// Whether a result asks for input first (`resultType: input_required`).

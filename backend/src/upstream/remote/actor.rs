@@ -2,14 +2,14 @@
 //! starts each POST by the order rule of the module doc, and runs every task in its
 //! `JoinSet`, so they all end with it.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::Value;
 use shared::relay::RelayEvent;
 use tokio::sync::{mpsc, watch};
-use tokio::task::JoinSet;
+use tokio::task::{AbortHandle, JoinSet};
 use tokio::time::Instant;
 
 use super::super::{UpstreamEvent, now_ms};
@@ -41,6 +41,8 @@ pub(super) enum Report {
     FallBack(String),
     /// The legacy stream named where to POST (already checked to be the server's origin).
     Endpoint(url::Url),
+    /// A `tools/list` page named these tools' `x-mcp-header` marks (property, header).
+    Marks(Vec<(String, Vec<(String, String)>)>),
 }
 
 /// Held by a POST (or the GET stream opening) that later frames wait for; dropping it (status seen, failure, abort)
@@ -61,12 +63,21 @@ struct Queued {
     written: bool,
 }
 
-/// The two fields of a frame the order rule looks at; anything else (a batch) reads as
+/// The fields of a frame the order rule looks at; anything else (a batch) reads as
 /// neither, which holds the queue like a notification.
 #[derive(Deserialize, Default)]
 struct Peek {
     method: Option<String>,
     id: Option<Value>,
+    #[serde(default)]
+    params: Value,
+}
+
+impl Peek {
+    /// The revision a stateless (2026-07-28) frame names in its `_meta`.
+    fn stateless_version(&self) -> Option<&str> {
+        self.params.get("_meta")?.get(shared::client::META_VERSION)?.as_str()
+    }
 }
 
 struct Actor {
@@ -85,6 +96,12 @@ struct Actor {
     endpoint_by: Option<Instant>,
     /// Legacy: the endpoint never came; frames are failed, not queued.
     endpoint_missing: bool,
+    /// 2026-07-28: each tool's `x-mcp-header` marks, from the tool lists seen.
+    marks: HashMap<String, Vec<(String, String)>>,
+    /// 2026-07-28: the POST of each request under way, closed to cancel it.
+    posts: HashMap<String, AbortHandle>,
+    /// 2026-07-28 frames went: a cancellation closes its request's stream.
+    stateless: bool,
 }
 
 pub(super) async fn run(
@@ -106,6 +123,9 @@ pub(super) async fn run(
         endpoint: None,
         endpoint_by: None,
         endpoint_missing: false,
+        marks: HashMap::new(),
+        posts: HashMap::new(),
+        stateless: false,
     };
     if mode == Mode::Sse {
         a.open_legacy();
@@ -179,6 +199,7 @@ impl Actor {
                 self.endpoint = Some(url);
                 self.endpoint_by = None;
             }
+            Report::Marks(marks) => self.marks.extend(marks),
         }
     }
 
@@ -204,6 +225,9 @@ impl Actor {
                 continue;
             }
             let Some(Queued { frame, written }) = self.queue.pop_front() else { return };
+            if self.stateless && self.mode != Mode::Sse && self.cancel_by_closing(&peek).await {
+                continue;
+            }
             if !written {
                 let event = UpstreamEvent::Written { at_ms: now_ms(), frame: frame.clone() };
                 let _ = self.ctx.events.send(event).await;
@@ -217,20 +241,64 @@ impl Actor {
                     let init = peek.method.as_deref() == Some("initialize");
                     let probing = self.mode == Mode::Auto;
                     let hold = (probing || init || request_id.is_none()).then(|| self.hold());
+                    let stateless = peek.stateless_version().map(str::to_owned);
+                    self.stateless |= stateless.is_some();
+                    let headers = match &stateless {
+                        Some(_) => self.headers_of(&peek),
+                        None => Vec::new(),
+                    };
+                    let key = request_id.as_ref().map(Value::to_string);
                     let post = Post {
                         frame,
                         initialized: peek.method.as_deref() == Some("notifications/initialized"),
                         request_id,
                         init,
                         probing,
-                        session: self.session_id.clone(),
-                        version: self.protocol_version.clone().filter(|_| !init),
+                        // A stateless request names its own revision and has no session.
+                        session: self.session_id.clone().filter(|_| stateless.is_none()),
+                        version: stateless.or_else(|| self.protocol_version.clone().filter(|_| !init)),
                         hold,
+                        discover: peek.method.as_deref() == Some("server/discover"),
+                        lists_tools: peek.method.as_deref() == Some("tools/list"),
+                        headers,
                     };
-                    self.tasks.spawn(http::post(self.ctx.clone(), post));
+                    let handle = self.tasks.spawn(http::post(self.ctx.clone(), post));
+                    if let Some(key) = key.filter(|_| self.stateless) {
+                        self.posts.retain(|_, h| !h.is_finished());
+                        self.posts.insert(key, handle);
+                    }
                 }
             }
         }
+    }
+
+    /// The 2026-07-28 headers of a frame: `Mcp-Method`, `Mcp-Name`, and a call's
+    /// `Mcp-Param-*` by its tool's marks.
+    fn headers_of(&self, peek: &Peek) -> Vec<(String, String)> {
+        let body = serde_json::json!({"method": peek.method, "params": peek.params});
+        let mut headers: Vec<(String, String)> =
+            shared::http_headers::standard(&body).into_iter().map(|(n, v)| (n.to_owned(), v)).collect();
+        if peek.method.as_deref() == Some("tools/call")
+            && let Some(marks) = peek.params["name"].as_str().and_then(|n| self.marks.get(n))
+        {
+            headers.extend(shared::http_headers::params(marks, &peek.params["arguments"]));
+        }
+        headers
+    }
+
+    /// 2026-07-28 over HTTP: a request is cancelled by closing its stream, not by a
+    /// notification. True when `peek` was such a cancellation (and is not sent).
+    async fn cancel_by_closing(&mut self, peek: &Peek) -> bool {
+        if peek.method.as_deref() != Some("notifications/cancelled") {
+            return false;
+        }
+        let id = &peek.params["requestId"];
+        if let Some(post) = self.posts.remove(&id.to_string()) {
+            post.abort();
+        }
+        let message = format!("request {id} cancelled: its stream was closed, as 2026-07-28 cancels over HTTP");
+        self.ctx.relay(RelayEvent::Note { message }).await;
+        true
     }
 
     async fn delete_session(&self) {

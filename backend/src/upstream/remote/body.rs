@@ -46,7 +46,13 @@ pub(super) async fn json(mut resp: reqwest::Response, max: usize, idle: Duration
 
 /// The first bytes of an error body, ready to append to the message that names the status:
 /// empty when there is no body, and saying so when it was cut.
-pub(super) async fn error_text(mut resp: reqwest::Response, idle: Duration) -> String {
+pub(super) async fn error_text(resp: reqwest::Response, idle: Duration) -> String {
+    let (text, why) = error_body(resp, idle).await;
+    tail(&text, why)
+}
+
+/// The first bytes of an error body (trimmed), and why it was cut if it was.
+pub(super) async fn error_body(mut resp: reqwest::Response, idle: Duration) -> (String, Option<String>) {
     let mut body = Vec::new();
     let mut why = None;
     loop {
@@ -71,8 +77,11 @@ pub(super) async fn error_text(mut resp: reqwest::Response, idle: Duration) -> S
             }
         }
     }
-    let text = String::from_utf8_lossy(&body);
-    let text = text.trim();
+    (String::from_utf8_lossy(&body).trim().to_owned(), why)
+}
+
+/// An error body as a message appends it: `; body: …`, saying where it was cut.
+pub(super) fn tail(text: &str, why: Option<String>) -> String {
     match (text.is_empty(), why) {
         (true, _) => String::new(),
         (false, None) => format!("; body: {text}"),

@@ -31,6 +31,13 @@ pub(super) struct Post {
     pub version: Option<String>,
     /// Later frames wait until this is dropped.
     pub hold: Option<Hold>,
+    /// It is `server/discover`: a refusal says the server predates 2026-07-28, nothing
+    /// more (no error of the connection, no fall back to legacy SSE).
+    pub discover: bool,
+    /// It is `tools/list`: its answer names the `x-mcp-header` marks of the tools.
+    pub lists_tools: bool,
+    /// The 2026-07-28 headers: `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`.
+    pub headers: Vec<(String, String)>,
 }
 
 /// Posts one frame and forwards what comes back.
@@ -47,7 +54,10 @@ pub(super) async fn post(ctx: Ctx, mut p: Post) {
     if let Some(v) = &p.version {
         req = req.header(VERSION_HEADER, v);
     }
-    let again = p.probing.then(|| p.frame.clone());
+    for (name, value) in &p.headers {
+        req = req.header(name.as_str(), value.as_str());
+    }
+    let again = (p.probing && !p.discover).then(|| p.frame.clone());
     // `initialize` holds the rest for as long as it takes: nothing may go before its session id.
     let sent = ctx.send_holding(req.body(std::mem::take(&mut p.frame)), &mut p.hold, !p.init).await;
     let resp = match sent {
@@ -65,7 +75,7 @@ pub(super) async fn post(ctx: Ctx, mut p: Post) {
     if let Some(id) = resp.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()) {
         ctx.report(Report::SessionId(id.to_owned()));
     }
-    if p.probing {
+    if p.probing && status.is_success() {
         ctx.report(Report::Streamable);
     }
     if p.initialized
@@ -76,13 +86,25 @@ pub(super) async fn post(ctx: Ctx, mut p: Post) {
     }
     // The status is in: later frames may go while the body is read.
     drop(p.hold.take());
-    let answer = Answer { id: p.request_id, init: p.init };
+    let answer = Answer { id: p.request_id, init: p.init, lists_tools: p.lists_tools };
     if !status.is_success() {
         let mut message = describe_status(&resp);
         if status == StatusCode::NOT_FOUND && p.session.is_some() {
             message.push_str(": the server no longer knows this session; connect again");
         }
-        message.push_str(&body::error_text(resp, ctx.idle).await);
+        let (text, why) = body::error_body(resp, ctx.idle).await;
+        // A JSON-RPC error in the body is the server's answer (2026-07-28 sends its
+        // version and header errors so): the client reads it like any other.
+        if why.is_none() && is_error_answer(&text) {
+            ctx.frame(text.clone()).await;
+            if answer.is(&ctx, &text) {
+                return;
+            }
+        }
+        message.push_str(&body::tail(&text, why));
+        if p.discover {
+            return ctx.fail_request(answer.id, &message).await;
+        }
         ctx.error(message).await;
         return ctx.fail_request(answer.id, &format!("HTTP {status}")).await;
     }
@@ -101,14 +123,20 @@ pub(super) async fn post(ctx: Ctx, mut p: Post) {
     }
 }
 
+/// Whether an error body is a JSON-RPC error response.
+fn is_error_answer(text: &str) -> bool {
+    serde_json::from_str::<Value>(text).is_ok_and(|v| v["jsonrpc"] == "2.0" && v["error"].is_object())
+}
+
 /// Which answer a POST waits for.
 struct Answer {
     id: Option<Value>,
     init: bool,
+    lists_tools: bool,
 }
 
 impl Answer {
-    const NONE: Answer = Answer { id: None, init: false };
+    const NONE: Answer = Answer { id: None, init: false, lists_tools: false };
 
     /// Whether `text` is the answer; the answer to `initialize` reports its version.
     fn is(&self, ctx: &Ctx, text: &str) -> bool {
@@ -121,6 +149,16 @@ impl Answer {
             && let Some(version) = v["result"]["protocolVersion"].as_str()
         {
             ctx.report(Report::Version(version.to_owned()));
+        }
+        if self.lists_tools
+            && let Some(tools) = v["result"]["tools"].as_array()
+        {
+            let marks = tools
+                .iter()
+                .filter_map(|t| serde_json::from_value::<shared::mcp::Tool>(t.clone()).ok())
+                .map(|t| (t.name.clone(), shared::http_headers::marks(&t)))
+                .collect();
+            ctx.report(Report::Marks(marks));
         }
         true
     }
