@@ -4,6 +4,7 @@
 
 use serde_json::{Map, Value};
 
+use super::initial::MAX_START_ITEMS;
 use super::model::*;
 
 /// How deep the builder goes before it shows the rest as JSON.
@@ -210,6 +211,14 @@ impl Builder<'_> {
             .filter(|k| s.contains_key(**k))
             .map(|k| format!("`{k}` is checked when validating but not shown in the form"))
             .collect();
+        if let Kind::Array(a) = &field.kind
+            && let Some(min) = a.min_items.filter(|m| *m > MAX_START_ITEMS && *m > a.prefix.len() as u64)
+            && a.items.is_some()
+        {
+            field.notes.push(format!(
+                "`minItems` is {min}: the form starts with {MAX_START_ITEMS} items and validation asks for the rest"
+            ));
+        }
         field
     }
 

@@ -2,6 +2,9 @@
 //! that meets the numeric bounds. Optional properties are left out until a person includes
 //! them; nothing is sent as `null` unless a person chooses null.
 
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use serde_json::{Map, Value};
 
 use super::build::build_at;
@@ -10,44 +13,79 @@ use super::model::*;
 /// How deep recursive schemas are expanded to make a starting value.
 const MAX_DEPTH: usize = 16;
 
+/// The most items an array starts with to meet its `minItems`: a schema can ask for more
+/// than memory holds, and the field says where the form stops (see `build`).
+pub(super) const MAX_START_ITEMS: u64 = 100;
+
+/// The most values one starting value holds. Arrays of arrays each meeting their
+/// `minItems`, or objects requiring several recursive properties, multiply at every level;
+/// past this the remaining required properties are left out and arrays stop short, and
+/// validation says what is missing at each of those places.
+const MAX_START_VALUES: usize = 10_000;
+
 /// The value a field starts with. `root` is the whole input schema (for recursive fields).
 pub fn initial(field: &Field, root: &Value) -> Value {
-    at_depth(field, root, 0)
+    Start { root, left: MAX_START_VALUES, built: HashMap::new() }.value(field, 0)
 }
 
-fn at_depth(field: &Field, root: &Value, depth: usize) -> Value {
-    if let Some(d) = &field.default {
-        return d.clone();
-    }
-    if depth > MAX_DEPTH {
-        return Value::Null;
-    }
-    match &field.kind {
-        Kind::String(_) => Value::String(String::new()),
-        Kind::Number(n) => start_number(n),
-        Kind::Boolean => Value::Bool(false),
-        Kind::Null => Value::Null,
-        Kind::Enum(choices) => choices.first().map(|c| c.value.clone()).unwrap_or(Value::Null),
-        Kind::Const(c) => c.clone(),
-        Kind::Object(o) => {
-            let mut map = Map::new();
-            for p in o.properties.iter().filter(|p| p.required) {
-                map.insert(p.name.clone(), at_depth(&p.field, root, depth + 1));
-            }
-            Value::Object(map)
+/// One starting value being made: the values still allowed, and recursive fields already
+/// built (by pointer).
+struct Start<'a> {
+    root: &'a Value,
+    left: usize,
+    built: HashMap<String, Rc<Field>>,
+}
+
+impl Start<'_> {
+    fn value(&mut self, field: &Field, depth: usize) -> Value {
+        self.left = self.left.saturating_sub(1);
+        if let Some(d) = &field.default {
+            return d.clone();
         }
-        Kind::Array(a) => {
-            let mut items: Vec<Value> = a.prefix.iter().map(|f| at_depth(f, root, depth + 1)).collect();
-            if let (Some(item), Some(min)) = (&a.items, a.min_items) {
-                while (items.len() as u64) < min {
-                    items.push(at_depth(item, root, depth + 1));
+        if depth > MAX_DEPTH {
+            return Value::Null;
+        }
+        match &field.kind {
+            Kind::String(_) => Value::String(String::new()),
+            Kind::Number(n) => start_number(n),
+            Kind::Boolean => Value::Bool(false),
+            Kind::Null => Value::Null,
+            Kind::Enum(choices) => choices.first().map(|c| c.value.clone()).unwrap_or(Value::Null),
+            Kind::Const(c) => c.clone(),
+            Kind::Object(o) => {
+                let mut map = Map::new();
+                for p in o.properties.iter().filter(|p| p.required) {
+                    if self.left == 0 {
+                        break;
+                    }
+                    map.insert(p.name.clone(), self.value(&p.field, depth + 1));
                 }
+                Value::Object(map)
             }
-            Value::Array(items)
+            Kind::Array(a) => {
+                let mut items = Vec::new();
+                for f in &a.prefix {
+                    if self.left == 0 {
+                        break;
+                    }
+                    items.push(self.value(f, depth + 1));
+                }
+                if let (Some(item), Some(min)) = (&a.items, a.min_items) {
+                    while (items.len() as u64) < min.min(MAX_START_ITEMS) && self.left > 0 {
+                        items.push(self.value(item, depth + 1));
+                    }
+                }
+                Value::Array(items)
+            }
+            Kind::Variants(v) => v.first().map(|v| self.value(&v.field, depth + 1)).unwrap_or(Value::Null),
+            Kind::Recursive { pointer } => {
+                let root = self.root;
+                let target =
+                    self.built.entry(pointer.clone()).or_insert_with(|| Rc::new(build_at(root, pointer))).clone();
+                self.value(&target, depth + 1)
+            }
+            Kind::Json { .. } => Value::Null,
         }
-        Kind::Variants(v) => v.first().map(|v| at_depth(&v.field, root, depth + 1)).unwrap_or(Value::Null),
-        Kind::Recursive { pointer } => at_depth(&build_at(root, pointer), root, depth + 1),
-        Kind::Json { .. } => Value::Null,
     }
 }
 

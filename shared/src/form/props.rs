@@ -396,3 +396,37 @@ fn a_schema_that_is_all_of_itself_builds() {
         let _ = initial(&field, &schema);
     }
 }
+
+/// Every value in a JSON value, itself included.
+fn count_values(v: &Value) -> usize {
+    1 + match v {
+        Value::Array(items) => items.iter().map(count_values).sum(),
+        Value::Object(map) => map.values().map(count_values).sum(),
+        _ => 0,
+    }
+}
+
+/// A `minItems` beyond what memory holds (found by the property above: the starting value
+/// pushed items until the allocation failed), arrays of arrays each meeting a `minItems`,
+/// and an object requiring many recursive properties: the starting value stays small, and
+/// the array's field says the form starts with fewer items than `minItems` asks for.
+#[test]
+fn a_schema_whose_starting_value_would_fill_memory_starts_small() {
+    let schema = json!({"type": "array", "minItems": 4287171482830704454u64});
+    let field = build(&schema);
+    assert_eq!(initial(&field, &schema).as_array().map(Vec::len), Some(100));
+    assert_eq!(
+        field.notes,
+        ["`minItems` is 4287171482830704454: the form starts with 100 items and validation asks for the rest"]
+    );
+
+    let nested =
+        (0..4).fold(json!({"type": "integer"}), |items, _| json!({"type": "array", "minItems": 100, "items": items}));
+    let names: Vec<String> = (0..12).map(|i| format!("p{i}")).collect();
+    let properties: Map<String, Value> = names.iter().map(|n| (n.clone(), json!({"$ref": "#"}))).collect();
+    let recursive = json!({"type": "object", "required": names, "properties": properties});
+    for schema in [nested, recursive] {
+        let start = initial(&build(&schema), &schema);
+        assert!(count_values(&start) <= 10_000, "{} values", count_values(&start));
+    }
+}
