@@ -37,6 +37,7 @@ pub fn ToolList() -> impl IntoView {
                 prop:value=move || store.tool_filter.get()
                 on:input=move |ev| store.tool_filter.set(event_target_value(&ev)) />
             {move || store.tools_error.get().map(|e| view! { <p class="error-text">{e}</p> })}
+            <ListFacts />
             <ul class="tool-list" data-testid="tool-list" role="listbox" aria-label="Tools">
                 <For each=visible key=|t| t.name.clone() let:tool>
                     <ToolItem tool />
@@ -49,6 +50,56 @@ pub fn ToolList() -> impl IntoView {
                 <p class="empty">"Connect to a server to see its tools."</p>
             </Show>
         </section>
+    }
+}
+
+/// What a 2026-07-28 list says beyond its tools: how long it may be cached and for whom,
+/// and the tools left out because their `x-mcp-header` marks break the rules.
+#[component]
+fn ListFacts() -> impl IntoView {
+    let store = expect_context::<Store>();
+    move || {
+        let facts = store.list_facts.get()?;
+        let cache = match (facts.ttl_ms, facts.cache_scope.as_deref()) {
+            (None, None) => None,
+            (ttl, scope) => {
+                let ttl = ttl.map(|ms| format!("cache {}", ttl_text(ms)));
+                let parts: Vec<String> = ttl.into_iter().chain(scope.map(str::to_owned)).collect();
+                Some(parts.join(" · "))
+            }
+        };
+        let title = "How long the server says this list may be kept, and whether it may be shared across users";
+        let left_out = facts.left_out.clone();
+        let n = left_out.len();
+        Some(view! {
+            {cache.map(|c| view! { <p class="list-facts" data-testid="tool-list-cache" title=title>{c}</p> })}
+            {(n > 0).then(|| view! {
+                <details class="left-out" data-testid="tools-left-out">
+                    <summary>{format!("{n} tool{} left out: invalid x-mcp-header", if n == 1 { "" } else { "s" })}</summary>
+                    <ul>
+                        {left_out.into_iter().map(|(name, why)| {
+                            let shown = name.clone();
+                            view! {
+                                <li data-testid="tool-left-out" data-tool-name=name>
+                                    <code>{shown}</code>" "<span class="muted">{why}</span>
+                                </li>
+                            }
+                        }).collect_view()}
+                    </ul>
+                </details>
+            })}
+        })
+    }
+}
+
+/// A cache time as a person reads it: `stale at once`, `250 ms`, `45 s`, `5 min`, `2 h`.
+fn ttl_text(ms: u64) -> String {
+    match ms {
+        0 => "stale at once".to_owned(),
+        1..=999 => format!("{ms} ms"),
+        1000..=119_999 => format!("{} s", ms / 1000),
+        120_000..=7_199_999 => format!("{} min", ms / 60_000),
+        _ => format!("{} h", ms / 3_600_000),
     }
 }
 

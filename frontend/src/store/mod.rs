@@ -49,6 +49,8 @@ pub struct Store {
     pub tools: RwSignal<Vec<Tool>>,
     pub tools_loading: RwSignal<bool>,
     pub tools_error: RwSignal<Option<String>>,
+    /// What a 2026-07-28 tool list says beyond its tools: caching, and tools left out.
+    pub list_facts: RwSignal<Option<shared::client::ListFacts>>,
     pub tool_filter: RwSignal<String>,
     pub selected: RwSignal<Option<String>>,
     pub args: ArgsState,
@@ -105,6 +107,7 @@ impl Store {
             tools: RwSignal::new(Vec::new()),
             tools_loading: RwSignal::new(false),
             tools_error: RwSignal::new(None),
+            list_facts: RwSignal::new(None),
             tool_filter: RwSignal::new(String::new()),
             selected: RwSignal::new(None),
             args: ArgsState::new(),
@@ -199,6 +202,9 @@ impl Store {
             if changed.tools {
                 self.tools_loading.set(s.tools_loading());
                 self.tools_error.set(s.tools_error().map(str::to_owned));
+                if self.list_facts.with_untracked(|f| f.as_ref() != s.list_facts()) {
+                    self.list_facts.set(s.list_facts().cloned());
+                }
                 if self.tools.with_untracked(|t| t.as_slice() != s.tools()) {
                     let keep = self.selected.get_untracked().filter(|name| s.tool(name).is_some());
                     self.tools.set(s.tools().to_vec());
