@@ -20,7 +20,9 @@ fn cli_pins_a_revision_or_takes_the_newest_over_stdio() -> Result<()> {
 
     let r = run(&["tools", "--protocol", "auto", "node", &entry, "stdio"])?;
     ensure!(
-        r.code == 0 && r.stderr.contains("protocol 2025-11-25 (offered 2025-11-25, the server accepted it)"),
+        r.code == 0
+            && r.stderr
+                .contains("protocol 2025-11-25 (server/discover refused; offered 2025-11-25, the server accepted it)"),
         "{r}"
     );
     ensure!(r.stdout.contains("echo"), "{r}");
@@ -29,8 +31,9 @@ fn cli_pins_a_revision_or_takes_the_newest_over_stdio() -> Result<()> {
     let r = run(&["call", "echo", "--arg", "message=hi", "node", &entry, "stdio"])?;
     ensure!(r.code == 0 && r.stdout.contains("Echo: hi") && r.stderr.contains("protocol 2025-11-25"), "{r}");
 
+    // server-everything predates 2026-07-28: pinned, that is the end of it.
     let r = run(&["tools", "--protocol", "2026-07-28", "node", &entry, "stdio"])?;
-    ensure!(r.code == 2 && r.stderr.contains("2026-07-28 is not spoken by MCP Playground yet"), "{r}");
+    ensure!(r.code == 2 && r.stderr.contains("pinned 2026-07-28, but the server refused server/discover"), "{r}");
     Ok(())
 }
 
@@ -64,7 +67,10 @@ fn cli_records_and_replays_the_revision_it_asked_for() -> Result<()> {
     ensure!(r.code == 0 && r.stderr.contains("protocol 2025-03-26 (pinned)"), "{r}");
     let r = run(&["replay", &file_arg, "--protocol", "auto", "node", &entry, "stdio"])?;
     let _ = std::fs::remove_dir_all(&dir);
-    ensure!(r.code == 1 && r.stderr.contains("protocol 2025-11-25 (offered 2025-11-25"), "{r}");
+    ensure!(
+        r.code == 1 && r.stderr.contains("protocol 2025-11-25 (server/discover refused; offered 2025-11-25"),
+        "{r}"
+    );
     ensure!(
         r.stdout.contains(r#"/result/protocolVersion: "2025-03-26" → "2025-11-25""#),
         "the difference is shown: {r}"
@@ -128,7 +134,8 @@ async fn page_pins_2025_03_26_and_shows_it() -> anyhow::Result<()> {
     let select = b.id("connect-protocol").await?;
     ensure!(select.prop("value").await?.as_deref() == Some("auto"), "auto is the default");
 
-    // The stateless revision is refused before anything is sent, with the reason.
+    // The stateless revision pinned: server-everything refuses server/discover, and the
+    // page says why nothing more is tried.
     b.set_value(&select, "2026-07-28").await?;
     b.id("connect-button").await?.click().await?;
     let status = b.id("connection-status").await?;
@@ -140,7 +147,7 @@ async fn page_pins_2025_03_26_and_shows_it() -> anyhow::Result<()> {
         }
     })
     .await?;
-    ensure!(text.contains("2026-07-28 is not spoken by MCP Playground yet"), "{text}");
+    ensure!(text.contains("pinned 2026-07-28, but the server refused server/discover"), "{text}");
 
     b.set_value(&select, "2025-03-26").await?;
     crate::flows::connect(&b).await?;

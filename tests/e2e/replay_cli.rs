@@ -72,19 +72,21 @@ fn replay_cli_demo_recordings_replay_the_same() -> Result<()> {
     let r = run(&["replay", &file])?;
     ensure!(r.code == 0, "the demo server is the default, and repeatable: {r}");
     ensure!(r.stdout.contains("✓ same") && r.stdout.contains("tools/call get_weather"), "{r}");
-    ensure!(r.stdout.contains("3 same, 0 different"), "initialize, tools/list and the call: {r}");
+    ensure!(r.stdout.contains("4 same, 0 different"), "server/discover, initialize, tools/list and the call: {r}");
 
     let r = run_json(&["replay", &file, "--json"])?;
     ensure!(r.code == 0, "{r}");
     let v = report(&r)?;
-    ensure!(states(&v) == [r#""initialize" "same""#, r#""tools/list" "same""#, r#""tools/call" "same""#], "{v}");
-    ensure!(v["rows"][2]["tool"] == "get_weather" && v["counts"]["same"] == 3, "{v}");
+    let want =
+        [r#""server/discover" "same""#, r#""initialize" "same""#, r#""tools/list" "same""#, r#""tools/call" "same""#];
+    ensure!(states(&v) == want, "{v}");
+    ensure!(v["rows"][3]["tool"] == "get_weather" && v["counts"]["same"] == 4, "{v}");
 
     let tools = path(&dir.join("tools.jsonl"));
     let r = run(&["tools", "--record", &tools])?;
     ensure!(r.code == 0, "{r}");
     let r = run(&["replay", &tools, "--fail-on", "any"])?;
-    ensure!(r.code == 0 && r.stdout.contains("2 same"), "{r}");
+    ensure!(r.code == 0 && r.stdout.contains("3 same"), "{r}");
     let _ = std::fs::remove_dir_all(dir);
     Ok(())
 }
@@ -114,7 +116,10 @@ fn replay_cli_server_everything_and_python_over_stdio() -> Result<()> {
     let r = run_json(&["replay", &file, "--allow-writes", "--json", "--", "python3", &script])?;
     ensure!(r.code == 0, "{r}");
     let v = report(&r)?;
+    // 2026-07-28: server/discover, tools/list and the call (the listen subscription is the
+    // client's own, not replayed).
     ensure!(v["counts"]["same"] == 3 && v["counts"]["skipped"] == 0, "{v}");
+    ensure!(v["rows"][0]["method"] == "server/discover", "{v}");
     let _ = std::fs::remove_dir_all(dir);
     Ok(())
 }
@@ -179,7 +184,7 @@ fn replay_cli_an_ignore_hides_a_difference() -> Result<()> {
     let mut args = vec!["replay", file.as_str()];
     args.extend(ignores);
     let r = run(&args)?;
-    ensure!(r.code == 0 && r.stdout.contains("3 same"), "{r}");
+    ensure!(r.code == 0 && r.stdout.contains("4 same"), "{r}");
     let _ = std::fs::remove_dir_all(dir);
     Ok(())
 }

@@ -33,8 +33,9 @@ pub struct Recorded {
 }
 
 /// The client requests of a recording, in order, paired with their responses by id (a
-/// reused id pairs with its latest request). Notifications and our answers to the
-/// server's requests are left out: the live session sends its own.
+/// reused id pairs with its latest request). Notifications, our answers to the server's
+/// requests, the subscription to list changes and the retries of input-required rounds
+/// (2026-07-28) are left out: the live session sends its own.
 pub fn recorded_requests(rec: &Recording) -> Vec<Recorded> {
     let mut out: Vec<Recorded> = Vec::new();
     let mut open: Pairing<usize> = Pairing::new();
@@ -45,6 +46,9 @@ pub fn recorded_requests(rec: &Recording) -> Vec<Recorded> {
         let Entry::Message { direction, frame, .. } = entry else { continue };
         let Ok((mut value, c)) = jsonrpc::parse(frame) else { continue };
         match (direction, c.kind, c.id) {
+            (Direction::Out, Kind::Request, Some(_))
+                if c.method.as_deref() == Some("subscriptions/listen")
+                    || value["params"].get("inputResponses").is_some() => {}
             (Direction::Out, Kind::Request, Some(id)) => {
                 let params = value.get_mut("params").map(Value::take).unwrap_or(Value::Null);
                 let response = early.remove(&id);
@@ -124,6 +128,7 @@ pub struct Replay {
     /// Where the search for the next live `tools/list` request goes on.
     list_scan: usize,
     initialized: bool,
+    discovered: bool,
     limits: CallLimits,
 }
 
@@ -141,6 +146,7 @@ impl Replay {
             pending: None,
             list_scan: 0,
             initialized: false,
+            discovered: false,
             limits,
         }
     }
@@ -236,6 +242,18 @@ impl Replay {
             }
             "initialize" => {
                 self.row(i, RowState::Skipped, None, Some("a second connection is not replayed".into()));
+                false
+            }
+            // The live session discovers too (unless an older revision is pinned): its first
+            // answer is compared, as `initialize`'s is.
+            "server/discover" if !self.discovered => {
+                self.discovered = true;
+                let live = live_answer(s, 0, "server/discover", None);
+                self.compare(i, live, None);
+                false
+            }
+            "server/discover" => {
+                self.row(i, RowState::Skipped, None, Some("a second discovery is not replayed".into()));
                 false
             }
             "tools/list" => match self.next_live_list(s) {
