@@ -370,6 +370,11 @@ impl McpClient {
                         out.updates.push(Update::CancelledByServer { id, reason });
                     }
                 }
+                // URL elicitation (2025-11-25): the out-of-band step the user was sent to is done.
+                Some("notifications/elicitation/complete") => {
+                    let id = value["params"]["elicitationId"].as_str().unwrap_or("?");
+                    out.updates.push(Update::Notice(format!("the server says elicitation {id:?} is complete")));
+                }
                 Some("notifications/message") => {
                     let p = &value["params"];
                     out.updates.push(Update::Log {

@@ -157,3 +157,13 @@ fn answers_server_requests_and_reads_notifications() {
     assert_eq!(h.updates, [Update::ToolsChanged]);
     assert_eq!(h.replies.len(), 1);
 }
+
+#[test]
+fn a_url_elicitation_said_complete_is_a_notice() {
+    let mut c = McpClient::new("0.1.0", "2025-11-25");
+    let h = feed(
+        &mut c,
+        r#"{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":"e-1"}}"#,
+    );
+    assert_eq!(h.updates, [Update::Notice("the server says elicitation \"e-1\" is complete".into())]);
+}
