@@ -125,6 +125,10 @@ pub struct McpClient {
     st: stateless::Stateless,
     /// What the listing under way says beyond its tools (2026-07-28).
     facts: ListFacts,
+    /// A `tools/list` listing is under way.
+    listing_open: bool,
+    /// The list changed while one was under way: list again once it ends.
+    relist: bool,
 }
 
 impl McpClient {
@@ -147,6 +151,8 @@ impl McpClient {
             roots: Vec::new(),
             st: stateless::Stateless::default(),
             facts: ListFacts::default(),
+            listing_open: false,
+            relist: false,
         }
     }
 
@@ -190,6 +196,7 @@ impl McpClient {
     /// A fresh `tools/list` from the first page.
     pub fn list_tools(&mut self) -> String {
         self.new_listing();
+        self.listing_open = true;
         self.request(Purpose::ListTools(self.listing), "tools/list", None).1
     }
 
@@ -351,10 +358,7 @@ impl McpClient {
             Kind::Notification => match c.method.as_deref() {
                 // Before initialization a client may send nothing but pings, and the first
                 // tools/list follows `initialize` anyway.
-                Some("notifications/tools/list_changed") if self.ready => {
-                    out.updates.push(Update::ToolsChanged);
-                    out.replies.push(self.list_tools());
-                }
+                Some("notifications/tools/list_changed") if self.ready => self.on_tools_changed(&mut out),
                 Some("notifications/cancelled") => {
                     let p = &value["params"];
                     let id = serde_json::from_value::<Id>(p["requestId"].clone()).ok();

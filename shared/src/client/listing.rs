@@ -32,6 +32,27 @@ impl McpClient {
             )
         };
         out.updates.push(Update::ToolsFailed { message, partial });
+        self.listing_done(out);
+    }
+
+    /// The listing under way ended; a change said meanwhile asks for one more.
+    fn listing_done(&mut self, out: &mut Handled) {
+        self.listing_open = false;
+        if std::mem::take(&mut self.relist) {
+            out.replies.push(self.list_tools());
+        }
+    }
+
+    /// The server said its tool list changed: a new listing, or (one under way) one more
+    /// once it ends, so that a burst of notifications costs two listings, not one each.
+    pub(super) fn on_tools_changed(&mut self, out: &mut Handled) {
+        if !self.listing_open {
+            out.updates.push(Update::ToolsChanged);
+            out.replies.push(self.list_tools());
+        } else if !self.relist {
+            self.relist = true;
+            out.updates.push(Update::ToolsChanged);
+        }
     }
 
     pub(super) fn on_tools_page(&mut self, mut page: ListToolsResult, out: &mut Handled) {
@@ -63,12 +84,12 @@ impl McpClient {
         match page.next_cursor {
             Some(cursor) if self.cursors_seen.contains(&cursor) => {
                 out.updates.push(Update::Notice(format!("tools/list repeated cursor {cursor:?}; stopped paging")));
-                out.updates.push(Update::Tools(self.tools.clone()));
+                self.listed(out);
             }
             Some(_) if self.pages >= MAX_TOOL_PAGES => {
                 out.updates
                     .push(Update::Notice(format!("tools/list still paging after {MAX_TOOL_PAGES} pages; stopped")));
-                out.updates.push(Update::Tools(self.tools.clone()));
+                self.listed(out);
             }
             Some(cursor) => {
                 self.cursors_seen.insert(cursor.clone());
@@ -76,7 +97,13 @@ impl McpClient {
                     self.request(Purpose::ListTools(self.listing), "tools/list", Some(json!({"cursor": cursor}))).1;
                 out.replies.push(frame);
             }
-            None => out.updates.push(Update::Tools(self.tools.clone())),
+            None => self.listed(out),
         }
+    }
+
+    /// The listing is complete: its tools, and one more listing if the list changed meanwhile.
+    fn listed(&mut self, out: &mut Handled) {
+        out.updates.push(Update::Tools(self.tools.clone()));
+        self.listing_done(out);
     }
 }

@@ -153,6 +153,15 @@ fn answers_server_requests_and_reads_notifications() {
         &mut c,
         r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#,
     );
+    // A burst of changes while the first listing is out: one more listing once it ends.
+    for _ in 0..5 {
+        let h = feed(&mut c, r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#);
+        assert!(h.replies.is_empty(), "one listing at a time");
+    }
+    let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}"#);
+    assert_eq!(h.replies, [r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#]);
+    let h = feed(&mut c, r#"{"jsonrpc":"2.0","id":3,"result":{"tools":[]}}"#);
+    assert!(h.replies.is_empty(), "{h:?}");
     let h = feed(&mut c, r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#);
     assert_eq!(h.updates, [Update::ToolsChanged]);
     assert_eq!(h.replies.len(), 1);
