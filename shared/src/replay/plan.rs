@@ -234,26 +234,16 @@ impl Replay {
         let (method, params, has_response) = (r.method.clone(), r.params.clone(), r.response.is_some());
         let mark = s.timeline().len();
         match method.as_str() {
-            "initialize" if !self.initialized => {
-                self.initialized = true;
-                let live = live_answer(s, 0, "initialize", None);
-                self.compare(i, live, None);
-                false
-            }
-            "initialize" => {
-                self.row(i, RowState::Skipped, None, Some("a second connection is not replayed".into()));
-                false
-            }
-            // The live session discovers too (unless an older revision is pinned): its first
-            // answer is compared, as `initialize`'s is.
-            "server/discover" if !self.discovered => {
-                self.discovered = true;
-                let live = live_answer(s, 0, "server/discover", None);
-                self.compare(i, live, None);
-                false
-            }
-            "server/discover" => {
-                self.row(i, RowState::Skipped, None, Some("a second discovery is not replayed".into()));
+            // The live session's own handshake: its first answer is compared (it discovers
+            // too, unless an older revision is pinned); a second connection is not replayed.
+            "initialize" | "server/discover" => {
+                let first = if method == "initialize" { &mut self.initialized } else { &mut self.discovered };
+                if std::mem::replace(first, true) {
+                    self.row(i, RowState::Skipped, None, Some(format!("a second {method} is not replayed")));
+                } else {
+                    let live = live_answer(s, 0, &method, None);
+                    self.compare(i, live, None);
+                }
                 false
             }
             "tools/list" => match self.next_live_list(s) {
