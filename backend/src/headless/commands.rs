@@ -48,6 +48,16 @@ pub async fn tools(args: ToolsArgs) -> anyhow::Result<ExitCode> {
     } else {
         print!("{}", terminal::tool_list(s.tools()));
     }
+    // What a 2026-07-28 list says beyond its tools, on stderr like the other notes.
+    if let Some(facts) = s.list_facts() {
+        if let Some(ttl) = facts.ttl_ms {
+            let scope = facts.cache_scope.as_deref().map(|c| format!(", {c}")).unwrap_or_default();
+            eprintln!("note: the server says the list may be cached for {ttl} ms{scope}");
+        }
+        for (name, why) in &facts.left_out {
+            eprintln!("note: tool {name:?} left out: {why}");
+        }
+    }
     let code = match s.tools_error() {
         Some(e) => {
             eprintln!("error: {e}");
@@ -69,6 +79,11 @@ pub async fn call(args: CallArgs) -> anyhow::Result<ExitCode> {
 
 async fn call_on(d: &mut Driver, args: &CallArgs) -> u8 {
     let Some(tool) = d.session.tool(&args.tool).cloned() else {
+        let left_out = d.session.list_facts().and_then(|f| f.left_out.iter().find(|(n, _)| *n == args.tool));
+        if let Some((name, why)) = left_out {
+            eprintln!("error: the tool {name:?} was left out of the list: {why}");
+            return INVALID;
+        }
         let names: Vec<&str> = d.session.tools().iter().map(|t| t.name.as_str()).collect();
         eprintln!("error: the server has no tool named {:?}; it has: {}", args.tool, names.join(", "));
         if let Some(e) = d.session.tools_error() {

@@ -75,7 +75,8 @@ pub(super) async fn post(ctx: Ctx, mut p: Post) {
     if let Some(id) = resp.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()) {
         ctx.report(Report::SessionId(id.to_owned()));
     }
-    if p.probing && status.is_success() {
+    // A refused `server/discover` says nothing of the transport: `initialize` probes next.
+    if p.probing && (status.is_success() || !p.discover) {
         ctx.report(Report::Streamable);
     }
     if p.initialized

@@ -8,6 +8,7 @@ mod legacy;
 mod order;
 mod resume;
 mod revisions;
+mod stateless;
 
 use std::sync::Mutex;
 
