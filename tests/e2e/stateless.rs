@@ -62,6 +62,14 @@ fn cli_rounds(tag: &str, server: &[&str]) -> Result<()> {
     ensure!(r.code == 0 && r.stderr.contains("protocol 2026-07-28 (the server answered server/discover)"), "{r}");
     ensure!(r.stdout.contains("greet") && r.stdout.contains("regional_time"), "{r}");
     ensure!(!r.stdout.contains("bad_header_mark"), "the tool with a number marked as a header is left out: {r}");
+    ensure!(
+        r.stderr.contains(r#"note: tool "bad_header_mark" left out: "#)
+            && r.stderr.contains(r#"on "amount" of type number"#),
+        "{r}"
+    );
+    ensure!(r.stderr.contains("the list may be cached for 300000 ms, public"), "{r}");
+    let r = cli(&["call", "bad_header_mark", "--arg", "amount=1.5"], server)?;
+    ensure!(r.code == 3 && r.stderr.contains(r#"the tool "bad_header_mark" was left out of the list"#), "{r}");
 
     let accept = AnswersFile::new(
         &format!("{tag}-accept"),
@@ -146,6 +154,23 @@ async fn call_ids(b: &Browser) -> Result<Vec<String>> {
         .collect())
 }
 
+/// Scrolls `el` into the middle of its scrolling panel.
+async fn into_view(b: &Browser, el: &fantoccini::elements::Element) -> Result<()> {
+    let script = "arguments[0].scrollIntoView({block: 'center'})";
+    b.client.execute(script, vec![serde_json::to_value(el)?]).await?;
+    Ok(())
+}
+
+/// Selects `greet` (it takes no arguments: no form, no JSON editor) and calls it.
+async fn call_greet(b: &Browser) -> Result<()> {
+    let item = b.css("[data-testid=tool-item][data-tool-name=greet]").await?;
+    into_view(b, &item).await?;
+    item.click().await.context("selecting greet")?;
+    b.css("[data-testid=tool-detail][data-tool-name=greet]").await?;
+    b.id("call-button").await?.click().await?;
+    flows::accept_if_asked(b).await
+}
+
 #[tokio::test]
 async fn page_answers_an_input_required_round_and_shows_the_list_facts() -> Result<()> {
     let script = script();
@@ -167,17 +192,25 @@ async fn page_answers_an_input_required_round_and_shows_the_list_facts() -> Resu
     let cache = b.id("tool-list-cache").await?.text().await?;
     ensure!(cache.contains("cache 5 min") && cache.contains("public"), "{cache}");
     let left_out = b.id("tools-left-out").await?;
-    left_out.find(fantoccini::Locator::Css("summary")).await?.click().await?;
+    left_out.find(fantoccini::Locator::Css("summary")).await?.click().await.context("opening tools-left-out")?;
     let item = b.css("[data-testid=tool-left-out][data-tool-name=bad_header_mark]").await?;
     let why = item.text().await?;
     ensure!(why.contains("amount") && why.contains("number"), "the reason: {why}");
     ensure!(b.all("[data-testid=tool-left-out]").await?.len() == 1, "only one left out");
+    into_view(&b, &item).await?;
     b.screenshot("stateless-tools-panel").await?;
+    // Open, the list of left-out tools squeezes the tool list to no height at all (the
+    // `.tools` panel keeps its 240 px and `.tool-list` shrinks): measured, then closed so
+    // `greet` can be clicked.
+    let size = "const r = arguments[0].getBoundingClientRect(); return [r.height, r.width]";
+    let list = b.id("tool-list").await?;
+    let open = b.client.execute(size, vec![serde_json::to_value(&list)?]).await?;
+    left_out.find(fantoccini::Locator::Css("summary")).await?.click().await?;
+    let closed = b.client.execute(size, vec![serde_json::to_value(&list)?]).await?;
+    tests::say(&format!("tool-list [height, width] with tools-left-out open {open}, closed {closed}"));
 
     // The question comes back as a result and opens the same dialog as a server's request.
-    flows::select_with_args(&b, "greet", "{}").await?;
-    b.id("call-button").await?.click().await?;
-    flows::accept_if_asked(&b).await?;
+    call_greet(&b).await?;
     let dialog = b.id("elicitation-dialog").await?;
     ensure!(dialog.text().await?.contains("What is your name?"), "{}", dialog.text().await?);
     let first = call_ids(&b).await?.last().cloned().context("no tools/call in the timeline")?;
@@ -198,9 +231,7 @@ async fn page_answers_an_input_required_round_and_shows_the_list_facts() -> Resu
     ensure!(!rows.iter().any(|r| r.method == "elicitation/create" && r.kind == "request"), "{rows:#?}");
 
     // Declined: the server ends the call with a tool error.
-    flows::select_with_args(&b, "greet", "{}").await?;
-    b.id("call-button").await?.click().await?;
-    flows::accept_if_asked(&b).await?;
+    call_greet(&b).await?;
     b.id("elicitation-decline").await?.click().await?;
     let (state, text) = finished(&b).await?;
     ensure!(state == "tool-error" && text.contains("elicitation was decline"), "{state}: {text}");
