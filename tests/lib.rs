@@ -237,6 +237,19 @@ impl NodeServer {
         Self::spawn(cmd, port, "the Python server")
     }
 
+    /// A Python test server of `tests/servers/python/` (official `mcp` package) over
+    /// Streamable HTTP, e.g. `stateless_tools.py`.
+    pub fn python(script: &str) -> Result<Self> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        let mut cmd = Command::new("python3");
+        cmd.arg(root().join("tests/servers/python").join(script))
+            .args(["streamable-http", "--port", &port.to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .stdin(Stdio::null());
+        Self::spawn(cmd, port, script)
+    }
+
     fn spawn(mut cmd: Command, port: u16, what: &str) -> Result<Self> {
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         #[allow(clippy::disallowed_methods, reason = "tests start real servers")]

@@ -10,16 +10,16 @@ use crate::cli::{bin, run};
 use crate::conformance::{failures, scenario};
 
 /// An answers file in the temporary directory, removed when dropped.
-struct AnswersFile(std::path::PathBuf);
+pub struct AnswersFile(std::path::PathBuf);
 
 impl AnswersFile {
-    fn new(name: &str, json: &str) -> Result<Self> {
+    pub fn new(name: &str, json: &str) -> Result<Self> {
         let path = std::env::temp_dir().join(format!("mcp-playground-answers-{name}-{}.json", std::process::id()));
         std::fs::write(&path, json)?;
         Ok(Self(path))
     }
 
-    fn path(&self) -> &str {
+    pub fn path(&self) -> &str {
         self.0.to_str().unwrap_or_default()
     }
 }

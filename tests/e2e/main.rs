@@ -29,3 +29,4 @@ mod replay_page;
 mod results;
 mod schema_marks;
 mod security;
+mod stateless;
