@@ -1,3 +1,6 @@
+//! The client alone, frame by frame: the handshake, paging, calls and their failures, the
+//! server's requests and notifications.
+
 use super::*;
 use expect_test::expect;
 
