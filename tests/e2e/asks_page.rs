@@ -3,10 +3,8 @@
 //! then declined), its sampling tool a dialog where the person types the assistant's
 //! reply (then declines), and its roots tool lists the roots typed in the editor.
 
-use std::time::Duration;
-
 use anyhow::{Context, Result, ensure};
-use tests::{Browser, Playground, eventually, server_everything};
+use tests::{Browser, Playground, server_everything};
 
 use crate::flows;
 
@@ -17,17 +15,6 @@ async fn call_until_asked(b: &Browser, tool: &str, args: &str, dialog: &str) -> 
     flows::accept_if_asked(b).await?;
     b.id(dialog).await?;
     Ok(())
-}
-
-/// Waits for the call to finish; its result pane's state and texts.
-async fn finished(b: &Browser) -> Result<(String, String)> {
-    let state = eventually(Duration::from_secs(30), "the call to finish", || async {
-        let Ok(pane) = b.id("result-pane").await else { return Ok(None) };
-        let state = pane.attr("data-state").await?.unwrap_or_default();
-        Ok((!state.is_empty() && state != "pending").then_some(state))
-    })
-    .await?;
-    Ok((state, flows::result_texts(b).await?.join("\n")))
 }
 
 /// The server's request of `method` and our answer, paired by id in the timeline.
@@ -66,7 +53,7 @@ async fn an_elicitation_is_answered_in_a_form_dialog_then_declined() -> Result<(
     b.set_value(&name, "Ann Example").await?;
     b.screenshot("elicitation-dialog").await?;
     b.id("elicitation-accept").await?.click().await?;
-    let (state, text) = finished(&b).await?;
+    let (state, text) = flows::finished(&b).await?;
     ensure!(state == "ok", "{state}: {text}");
     ensure!(text.contains("- Name: Ann Example") && text.contains("- Favorite Integer: 42"), "{text}");
     ensure!(b.all("[data-testid=elicitation-dialog]").await?.is_empty(), "the dialog closed");
@@ -74,7 +61,7 @@ async fn an_elicitation_is_answered_in_a_form_dialog_then_declined() -> Result<(
 
     call_until_asked(&b, "trigger-elicitation-request", "{}", "elicitation-dialog").await?;
     b.id("elicitation-decline").await?.click().await?;
-    let (state, text) = finished(&b).await?;
+    let (state, text) = flows::finished(&b).await?;
     ensure!(state == "ok" && text.contains("User declined"), "{state}: {text}");
     b.close().await?;
     Ok(())
@@ -106,13 +93,13 @@ async fn a_sampling_request_gets_the_typed_reply_or_a_refusal_and_roots_are_offe
     b.set_value(&b.id("sampling-reply").await?, "Hi from the page").await?;
     b.screenshot("sampling-dialog-dark").await?;
     b.id("sampling-send").await?.click().await?;
-    let (state, text) = finished(&b).await?;
+    let (state, text) = flows::finished(&b).await?;
     ensure!(state == "ok" && text.contains("Hi from the page") && text.contains("mcp-playground-user"), "{text}");
     assert_answered_in_timeline(&b, "sampling/createMessage").await?;
 
     call_until_asked(&b, "trigger-sampling-request", r#"{"prompt": "again"}"#, "sampling-dialog").await?;
     b.id("sampling-decline").await?.click().await?;
-    let (state, text) = finished(&b).await?;
+    let (state, text) = flows::finished(&b).await?;
     ensure!(state == "tool-error" && text.contains("User rejected sampling request"), "{state}: {text}");
 
     let state = flows::call_tool(&b, "get-roots-list", "{}").await?;
@@ -152,7 +139,7 @@ async fn requests_wait_in_order_a_url_is_never_opened_by_itself_and_esc_cancels(
     let hero = b.css("[data-testid=field][data-field-path=\"/hero\"]").await?;
     ensure!(hero.text().await?.contains("Wonder Woman"), "titled choices: {}", hero.text().await?);
     hero.send_keys("\u{e00c}").await?;
-    let (state, text) = finished(&b).await?;
+    let (state, text) = flows::finished(&b).await?;
     ensure!(state == "ok", "{state}: {text}");
     ensure!(text == r#"url: {"action":"accept"}; form: {"action":"cancel"}"#, "{text}");
     ensure!(b.all("[data-testid=elicitation-dialog]").await?.is_empty(), "no dialog left");

@@ -113,3 +113,14 @@ pub async fn assert_call_pair(b: &Browser) -> Result<()> {
     ensure!(response.method == "tools/call", "the response is not paired with tools/call: {response:?}");
     Ok(())
 }
+
+/// Waits for the call to finish (the result pane leaves `pending`); its state and texts.
+pub async fn finished(b: &Browser) -> Result<(String, String)> {
+    let state = eventually(Duration::from_secs(30), "the call to finish", || async {
+        let Ok(pane) = b.id("result-pane").await else { return Ok(None) };
+        let state = pane.attr("data-state").await?.unwrap_or_default();
+        Ok((!state.is_empty() && state != "pending").then_some(state))
+    })
+    .await?;
+    Ok((state, result_texts(b).await?.join("\n")))
+}

@@ -5,11 +5,9 @@
 //! left out with the reason, and the same server still speaks 2025-06-18 (initialize, then
 //! `elicitation/create` in the middle of the call).
 
-use std::time::Duration;
-
 use anyhow::{Context, Result, ensure};
 use serde_json::Value;
-use tests::{Browser, NodeServer, Playground, eventually, root};
+use tests::{Browser, NodeServer, Playground, root};
 
 use crate::asks_cli::AnswersFile;
 use crate::cli::{Run, run};
@@ -133,17 +131,6 @@ fn cli_over_streamable_http_speaks_2026_and_still_2025() -> Result<()> {
     Ok(())
 }
 
-/// Waits for the result pane to leave `pending`; its state and texts.
-async fn finished(b: &Browser) -> Result<(String, String)> {
-    let state = eventually(Duration::from_secs(30), "the call to finish", || async {
-        let Ok(pane) = b.id("result-pane").await else { return Ok(None) };
-        let state = pane.attr("data-state").await?.unwrap_or_default();
-        Ok((!state.is_empty() && state != "pending").then_some(state))
-    })
-    .await?;
-    Ok((state, flows::result_texts(b).await?.join("\n")))
-}
-
 /// The ids of the `tools/call` requests in the timeline, in order.
 async fn call_ids(b: &Browser) -> Result<Vec<String>> {
     let rows = flows::timeline(b).await?;
@@ -218,7 +205,7 @@ async fn page_answers_an_input_required_round_and_shows_the_list_facts() -> Resu
     b.set_value(&name, "Ada Lovelace").await?;
     b.screenshot("stateless-elicitation-dialog").await?;
     b.id("elicitation-accept").await?.click().await?;
-    let (state, text) = finished(&b).await?;
+    let (state, text) = flows::finished(&b).await?;
     ensure!(state == "ok" && text.contains("Hello, Ada Lovelace!"), "{state}: {text}");
     ensure!(b.all("[data-testid=elicitation-dialog]").await?.is_empty(), "the dialog closed");
 
@@ -231,7 +218,7 @@ async fn page_answers_an_input_required_round_and_shows_the_list_facts() -> Resu
     // Declined: the server ends the call with a tool error.
     call_greet(&b).await?;
     b.id("elicitation-decline").await?.click().await?;
-    let (state, text) = finished(&b).await?;
+    let (state, text) = flows::finished(&b).await?;
     ensure!(state == "tool-error" && text.contains("elicitation was decline"), "{state}: {text}");
     b.close().await?;
     Ok(())
