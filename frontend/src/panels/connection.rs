@@ -105,7 +105,7 @@ fn ProtocolSelect(disabled: Signal<bool>) -> impl IntoView {
     let choices = std::iter::once(ProtocolChoice::Auto).chain(Revision::ALL.map(ProtocolChoice::Pinned));
     let label = |c: ProtocolChoice| match c {
         ProtocolChoice::Auto => "auto: the newest the server speaks".to_owned(),
-        ProtocolChoice::Pinned(r) if !r.has_initialize() => format!("{r} (not spoken yet)"),
+        ProtocolChoice::Pinned(r) if !r.has_initialize() => format!("{r} (stateless)"),
         ProtocolChoice::Pinned(r) => r.to_string(),
     };
     view! {

@@ -227,9 +227,11 @@ impl McpClient {
         }
         let Some((method, params)) = self.st.sent.remove(id) else { return false };
         self.st.origin.remove(id);
-        let (retry, frame) = self.request(purpose.clone(), &method, Some(params));
-        self.st.origin.insert(retry, origin);
-        out.replies.push(frame);
+        let params = match params {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        };
+        out.replies.push(self.again(purpose.clone(), &method, params, &origin));
         true
     }
 
@@ -343,11 +345,16 @@ impl McpClient {
             Some(state) => params.insert("requestState".into(), Value::String(state)),
             None => params.remove("requestState"),
         };
-        // A call keeps asking for progress under its first id's token.
-        if matches!(round.purpose, Purpose::CallTool) {
+        self.again(round.purpose, &round.method, params, origin)
+    }
+
+    /// A request sent again under a new id that answers for `origin`; a call keeps asking
+    /// for progress under its first id's token.
+    fn again(&mut self, purpose: Purpose, method: &str, mut params: Map<String, Value>, origin: &Id) -> String {
+        if matches!(purpose, Purpose::CallTool) {
             params.insert("_meta".into(), json!({"progressToken": super::progress_token(origin)}));
         }
-        let (id, frame) = self.request(round.purpose, &round.method, Some(Value::Object(params)));
+        let (id, frame) = self.request(purpose, method, Some(Value::Object(params)));
         self.st.origin.insert(id, origin.clone());
         frame
     }
