@@ -52,6 +52,7 @@ where
     Rx: Stream<Item = String> + Unpin,
 {
     let hello = ServerMsg::Hello {
+        preset_oauth: Default::default(),
         protocol: RELAY_PROTOCOL,
         relay_version: env!("CARGO_PKG_VERSION").into(),
         preset: config.preset.clone(),
@@ -145,7 +146,7 @@ async fn on_client_message<Tx: Sink<String> + Unpin>(
         ClientMsg::Connect { .. } if upstream.is_some() => {
             out.event(RelayEvent::Error { message: "already connected: disconnect first".into() }).await;
         }
-        ClientMsg::Connect { target } => {
+        ClientMsg::Connect { target, oauth: _ } => {
             if let Some(dir) = &config.record_dir {
                 out.start_recording(dir, &target);
             }
@@ -176,6 +177,9 @@ async fn on_client_message<Tx: Sink<String> + Unpin>(
             }
             None => out.event(RelayEvent::Error { message: "not connected: the message was not sent".into() }).await,
         },
+        ClientMsg::SignOut => {
+            out.event(RelayEvent::Error { message: "sign out: not yet".into() }).await;
+        }
         ClientMsg::Disconnect => match upstream.take() {
             Some(mut u) => {
                 u.server.shutdown().await;

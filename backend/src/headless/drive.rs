@@ -188,7 +188,7 @@ impl Driver {
 
     async fn carry(&mut self, msg: ClientMsg) {
         match msg {
-            ClientMsg::Connect { target } => {
+            ClientMsg::Connect { target, oauth: _ } => {
                 if let Some((server, _)) = self.server.take() {
                     server.shutdown().await;
                 }
@@ -214,7 +214,7 @@ impl Driver {
                     self.relay_event(RelayEvent::Error { message: "not connected: the message was not sent".into() })
                 }
             },
-            ClientMsg::Disconnect => {
+            ClientMsg::Disconnect | ClientMsg::SignOut => {
                 if let Some((server, mut events)) = self.server.take() {
                     server.shutdown_within(EXIT_GRACE).await;
                     // The exit and any last words come before the close, as on the page.

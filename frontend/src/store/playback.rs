@@ -373,6 +373,7 @@ impl Playback {
 
 fn playback_session(header: &Header) -> Session {
     let relay = RelayInfo {
+        preset_oauth: Default::default(),
         version: header.relay_version.clone(),
         preset: header.target.clone(),
         preset_protocol: header.protocol,

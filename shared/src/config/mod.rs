@@ -11,10 +11,11 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::relay::{ConfiguredServer, Target, Transport};
+use crate::relay::{ConfiguredServer, OAuthSettings, Target, Transport};
 use crate::revision::ProtocolChoice;
 
 mod expand;
+mod oauth;
 
 pub use expand::{Env, ExpandError, expand};
 
@@ -45,7 +46,7 @@ impl ConfigError {
 /// Keys this reader acts on, and keys of other tools that change nothing about how a
 /// server is reached (so they are ignored without a warning).
 const KNOWN: &[&str] =
-    &["command", "args", "env", "cwd", "type", "transport", "url", "headers", "protocolVersion", "disabled", "timeout"];
+    &["command", "args", "env", "cwd", "type", "transport", "url", "headers", "protocolVersion", "disabled", "timeout", "oauth"];
 
 /// A whole `mcpServers` file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,6 +64,10 @@ pub struct Entry {
     pub target: Result<Target, ConfigError>,
     /// `"protocolVersion"`: `"auto"` (also when absent) or the one revision to speak.
     pub protocol: ProtocolChoice,
+    /// `"oauth"`: the client id and scopes to sign in with.
+    pub oauth: OAuthSettings,
+    /// `"oauth"."clientSecret"`: kept by the relay, never offered to the page.
+    pub client_secret: Option<String>,
 }
 
 impl Entry {
@@ -72,6 +77,7 @@ impl Entry {
             name: self.name.clone(),
             target: self.target.clone().map_err(|e| e.problem()),
             protocol: self.protocol,
+            oauth: self.oauth.clone(),
         }
     }
 }
@@ -80,6 +86,15 @@ impl Config {
     /// The names of every server, in file order.
     pub fn names(&self) -> Vec<&str> {
         self.servers.iter().map(|e| e.name.as_str()).collect()
+    }
+
+    /// The client secret an entry gives for this server URL and client id.
+    pub fn client_secret(&self, url: &str, client_id: &str) -> Option<String> {
+        self.servers
+            .iter()
+            .filter(|e| e.oauth.client_id.as_deref() == Some(client_id))
+            .filter(|e| e.target.as_ref().is_ok_and(|t| t.url() == Some(url)))
+            .find_map(|e| e.client_secret.clone())
     }
 
     /// The server called `name`, or why it cannot be used.
@@ -113,7 +128,11 @@ pub fn read(text: &str, env: Env<'_>) -> Result<Config, ConfigError> {
                 Ok(protocol) => (target, protocol),
                 Err(e) => (target.and(Err(e)), ProtocolChoice::Auto),
             };
-            Entry { name: name.clone(), target, protocol }
+            let (target, oauth, client_secret) = match oauth::read(name, entry, env) {
+                Ok((oauth, secret)) => (target, oauth, secret),
+                Err(e) => (target.and(Err(e)), OAuthSettings::default(), None),
+            };
+            Entry { name: name.clone(), target, protocol, oauth, client_secret }
         })
         .collect();
     Ok(Config { servers, warnings })

@@ -10,9 +10,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::revision::ProtocolChoice;
 
+mod auth;
 mod read;
 mod transport;
 
+pub use auth::{AuthExchange, AuthState, OAuthSettings};
 pub use transport::Transport;
 
 /// Version of this wire protocol; the relay states it in [`ServerMsg::Hello`].
@@ -65,6 +67,14 @@ impl Target {
             Target::Auto { .. } => Transport::Auto,
         }
     }
+
+    /// A remote target's URL.
+    pub fn url(&self) -> Option<&str> {
+        match self {
+            Target::Http { url, .. } | Target::Sse { url, .. } | Target::Auto { url, .. } => Some(url),
+            Target::Demo | Target::Stdio { .. } => None,
+        }
+    }
 }
 
 /// A server of the relay's `--config` file, offered in the page beside the preset: where
@@ -78,6 +88,8 @@ pub struct ConfiguredServer {
     pub target: Result<Target, String>,
     /// The entry's `protocolVersion`: auto when it names none.
     pub protocol: ProtocolChoice,
+    /// The entry's `oauth` client id and scopes (its client secret stays in the relay).
+    pub oauth: OAuthSettings,
 }
 
 /// The JSON shape of [`ConfiguredServer`]: exactly one of `target` and `error`.
@@ -91,6 +103,8 @@ struct ConfiguredWire {
     error: Option<String>,
     #[serde(default, skip_serializing_if = "is_auto")]
     protocol: ProtocolChoice,
+    #[serde(default, skip_serializing_if = "OAuthSettings::is_empty")]
+    oauth: OAuthSettings,
 }
 
 /// A protocol choice left out of our wire messages when it is the default.
@@ -102,7 +116,7 @@ impl TryFrom<ConfiguredWire> for ConfiguredServer {
     type Error = String;
 
     fn try_from(w: ConfiguredWire) -> Result<Self, String> {
-        ConfiguredServer::new(w.name, w.target, w.error, w.protocol)
+        ConfiguredServer::new(w.name, w.target, w.error, w.protocol, w.oauth)
     }
 }
 
@@ -112,7 +126,7 @@ impl From<ConfiguredServer> for ConfiguredWire {
             Ok(t) => (Some(t), None),
             Err(e) => (None, Some(e)),
         };
-        ConfiguredWire { name: s.name, target, error, protocol: s.protocol }
+        ConfiguredWire { name: s.name, target, error, protocol: s.protocol, oauth: s.oauth }
     }
 }
 
@@ -122,13 +136,14 @@ impl ConfiguredServer {
         target: Option<Target>,
         error: Option<String>,
         protocol: ProtocolChoice,
+        oauth: OAuthSettings,
     ) -> Result<Self, String> {
         let target = match (target, error) {
             (Some(t), None) => Ok(t),
             (None, Some(e)) => Err(e),
             _ => return Err(format!("configured server `{name}`: expected either `target` or `error`")),
         };
-        Ok(ConfiguredServer { name, target, protocol })
+        Ok(ConfiguredServer { name, target, protocol, oauth })
     }
 }
 
@@ -136,12 +151,20 @@ impl ConfiguredServer {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMsg {
-    /// Start the upstream connection (one at a time per socket).
-    Connect { target: Target },
+    /// Start the upstream connection (one at a time per socket); `oauth` is used if the
+    /// server asks for a sign-in.
+    Connect {
+        target: Target,
+        #[serde(default, skip_serializing_if = "OAuthSettings::is_empty")]
+        oauth: OAuthSettings,
+    },
     /// Forward one JSON-RPC message to the server, byte for byte.
     Send { frame: String },
     /// End the upstream connection; the socket stays open.
     Disconnect,
+    /// Forget the OAuth tokens of the connected server (in memory and, with `--remember`,
+    /// on disk) and end the connection.
+    SignOut,
 }
 
 /// Which way a message went.
@@ -177,6 +200,9 @@ pub enum ServerMsg {
         /// The protocol revision chosen for it (`--protocol`, or its `mcpServers` entry).
         #[serde(default, skip_serializing_if = "is_auto")]
         preset_protocol: ProtocolChoice,
+        /// The client id and scopes chosen for it (`--client-id`, `--scope`).
+        #[serde(default, skip_serializing_if = "OAuthSettings::is_empty")]
+        preset_oauth: OAuthSettings,
         limits: Limits,
         /// Every server of the `--config` file, in file order (none without one).
         #[serde(default)]
@@ -229,6 +255,10 @@ pub enum RelayEvent {
     Error { message: String },
     /// Something worth knowing that is not an error (e.g. which transport was detected).
     Note { message: String },
+    /// Where signing in to the remote server stands.
+    Auth { auth: AuthState },
+    /// One HTTP exchange of the OAuth flow, secrets masked.
+    AuthExchange { exchange: AuthExchange },
 }
 
 impl RelayEvent {
@@ -245,6 +275,8 @@ impl RelayEvent {
             RelayEvent::Closed { .. } => "closed",
             RelayEvent::Error { .. } => "error",
             RelayEvent::Note { .. } => "note",
+            RelayEvent::Auth { .. } => "auth",
+            RelayEvent::AuthExchange { .. } => "auth exchange",
         }
     }
 }
@@ -261,8 +293,9 @@ mod tests {
     #[test]
     fn client_messages_json_is_pinned() {
         let msgs = [
-            ClientMsg::Connect { target: Target::Demo },
+            ClientMsg::Connect { target: Target::Demo, oauth: Default::default() },
             ClientMsg::Connect {
+                oauth: Default::default(),
                 target: Target::Stdio {
                     command: "node".into(),
                     args: vec!["server.js".into()],
@@ -273,15 +306,18 @@ mod tests {
             ClientMsg::Send { frame: r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.into() },
             ClientMsg::Disconnect,
             ClientMsg::Connect {
+                oauth: Default::default(),
                 target: Target::Http {
                     url: "http://127.0.0.1:3001/mcp".into(),
                     headers: [("Authorization".to_string(), "Bearer x".to_string())].into(),
                 },
             },
             ClientMsg::Connect {
+                oauth: Default::default(),
                 target: Target::Sse { url: "http://127.0.0.1:3001/sse".into(), headers: Default::default() },
             },
             ClientMsg::Connect {
+                oauth: Default::default(),
                 target: Target::Auto { url: "https://example.com/mcp".into(), headers: Default::default() },
             },
         ];
@@ -305,6 +341,7 @@ mod tests {
     fn server_messages_json_is_pinned() {
         let msgs = [
             ServerMsg::Hello {
+                preset_oauth: Default::default(),
                 protocol: RELAY_PROTOCOL,
                 relay_version: "0.1.0".into(),
                 preset: Target::Demo,
@@ -315,6 +352,7 @@ mod tests {
                 playback: false,
             },
             ServerMsg::Hello {
+                preset_oauth: Default::default(),
                 protocol: RELAY_PROTOCOL,
                 relay_version: "0.1.0".into(),
                 preset: Target::Auto { url: "http://127.0.0.1:3001/mcp".into(), headers: Default::default() },
@@ -322,6 +360,7 @@ mod tests {
                 limits: Limits { max_message_bytes: 1024, max_stderr_line_bytes: 64 },
                 servers: vec![
                     ConfiguredServer {
+                        oauth: Default::default(),
                         name: "files".into(),
                         target: Ok(Target::Stdio {
                             command: "npx".into(),
@@ -332,6 +371,7 @@ mod tests {
                         protocol: ProtocolChoice::Pinned(crate::revision::Revision::V2024_11_05),
                     },
                     ConfiguredServer {
+                        oauth: Default::default(),
                         name: "broken".into(),
                         target: Err("\"args\" must be an array of strings".into()),
                         protocol: ProtocolChoice::Auto,

@@ -11,7 +11,10 @@ use serde_json::{Map, Value};
 use crate::jsonrpc::value_kind;
 use crate::revision::ProtocolChoice;
 
-use super::{ClientMsg, ConfiguredServer, Direction, Limits, RelayEvent, ServerMsg, Target, Transport};
+use super::{
+    AuthExchange, AuthState, ClientMsg, ConfiguredServer, Direction, Limits, OAuthSettings, RelayEvent, ServerMsg,
+    Target, Transport,
+};
 
 /// The fields of one JSON object, taken one by one; what is left over is an error.
 struct Fields {
@@ -175,6 +178,7 @@ impl ServerMsg {
                     relay_version: f.string("relay_version")?,
                     preset: Target::read(f.need("preset")?)?,
                     preset_protocol: f.protocol("preset_protocol")?,
+                    preset_oauth: read_oauth(f.take("preset_oauth"))?,
                     limits: read_limits(f.need("limits")?)?,
                     servers: match f.take("servers") {
                         None => Vec::new(),
@@ -207,9 +211,13 @@ impl ClientMsg {
         let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
         let mut f = Fields::new("page message", value)?;
         let msg = match f.string("type")?.as_str() {
-            "connect" => ClientMsg::Connect { target: Target::read(f.need("target")?)? },
+            "connect" => ClientMsg::Connect {
+                target: Target::read(f.need("target")?)?,
+                oauth: read_oauth(f.take("oauth"))?,
+            },
             "send" => ClientMsg::Send { frame: f.string("frame")? },
             "disconnect" => ClientMsg::Disconnect,
+            "sign_out" => ClientMsg::SignOut,
             other => return Err(format!("unknown page message type `{other}`")),
         };
         f.done()?;
@@ -260,8 +268,9 @@ impl ConfiguredServer {
         };
         let error = f.opt_string("error")?;
         let protocol = f.protocol("protocol")?;
+        let oauth = read_oauth(f.take("oauth"))?;
         f.done()?;
-        ConfiguredServer::new(name, target, error, protocol)
+        ConfiguredServer::new(name, target, error, protocol, oauth)
     }
 }
 
@@ -295,9 +304,56 @@ impl RelayEvent {
             "closed" => RelayEvent::Closed { reason: f.string("reason")? },
             "error" => RelayEvent::Error { message: f.string("message")? },
             "note" => RelayEvent::Note { message: f.string("message")? },
+            "auth" => RelayEvent::Auth { auth: read_auth_state(f.need("auth")?)? },
+            "auth_exchange" => RelayEvent::AuthExchange { exchange: read_exchange(f.need("exchange")?)? },
             other => return Err(format!("unknown relay event `{other}`")),
         };
         f.done()?;
         Ok(event)
     }
+}
+
+/// OAuth settings; absent is none.
+fn read_oauth(value: Option<Value>) -> Read<OAuthSettings> {
+    let Some(value) = value else { return Ok(OAuthSettings::default()) };
+    let mut f = Fields::new("oauth", value)?;
+    let settings = OAuthSettings { client_id: f.opt_string("client_id")?, scopes: f.strings("scopes", true)? };
+    f.done()?;
+    Ok(settings)
+}
+
+fn read_auth_state(value: Value) -> Read<AuthState> {
+    let mut f = Fields::new("auth state", value)?;
+    let state = match f.string("state")?.as_str() {
+        "signing_in" => AuthState::SigningIn { step: f.string("step")? },
+        "approve" => AuthState::Approve { issuer: f.string("issuer")?, url: f.string("url")? },
+        "signed_in" => AuthState::SignedIn {
+            issuer: f.string("issuer")?,
+            scopes: f.strings("scopes", false)?,
+            expires_at_ms: match f.take("expires_at_ms") {
+                None | Some(Value::Null) => None,
+                Some(v) => Some(v.as_u64().ok_or_else(|| f.wrong("expires_at_ms", "an unsigned integer", &v))?),
+            },
+        },
+        "signed_out" => AuthState::SignedOut,
+        "failed" => AuthState::Failed { step: f.string("step")?, message: f.string("message")? },
+        other => return Err(format!("unknown auth state `{other}`")),
+    };
+    f.done()?;
+    Ok(state)
+}
+
+fn read_exchange(value: Value) -> Read<AuthExchange> {
+    let mut f = Fields::new("auth exchange", value)?;
+    let exchange = AuthExchange {
+        step: f.string("step")?,
+        method: f.string("method")?,
+        url: f.string("url")?,
+        status: f.opt_int("status")?,
+        request: f.opt_string("request")?.unwrap_or_default(),
+        response: f.opt_string("response")?.unwrap_or_default(),
+        ms: f.unsigned("ms")?,
+    };
+    f.done()?;
+    Ok(exchange)
 }

@@ -56,6 +56,7 @@ impl Live {
     fn connected(tools: Value) -> Self {
         let mut l = Live { s: Session::new("1"), at: 0.0 };
         let hello = ServerMsg::Hello {
+            preset_oauth: Default::default(),
             protocol: 1,
             relay_version: "1".into(),
             preset: Target::Demo,

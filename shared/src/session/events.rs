@@ -2,7 +2,7 @@
 //! reached, keep stderr, explain a close, fail what can no longer be answered.
 
 use crate::jsonrpc::Id;
-use crate::relay::{Direction, RelayEvent};
+use crate::relay::{AuthState, Direction, RelayEvent};
 
 use super::{ConnState, MAX_STDERR_LINES, ReadState, Session};
 
@@ -54,10 +54,36 @@ impl Session {
                     "a message {which} of {size} bytes exceeded the limit of {limit} bytes and was dropped"
                 ));
             }
+            RelayEvent::Auth { auth } => self.on_auth(auth, now_ms),
+            // Shown on the timeline, as every event is.
+            RelayEvent::AuthExchange { .. } => {}
             RelayEvent::InvalidFrame { error, .. } => {
                 self.notice(format!("the server wrote a line that is not JSON-RPC ({error})"));
             }
         }
+    }
+
+    /// Signing in waits on a person: while it does, `server/discover` is not given up on and
+    /// the call's clock stands still; both go on once the tokens are in.
+    fn on_auth(&mut self, auth: AuthState, now_ms: f64) {
+        let waiting = matches!(auth, AuthState::SigningIn { .. } | AuthState::Approve { .. });
+        if waiting {
+            if let Some(d) = self.deadline.as_mut() {
+                d.pause(now_ms);
+            }
+            self.discover_due = None;
+        } else {
+            if self.asks.is_empty()
+                && let Some(d) = self.deadline.as_mut()
+            {
+                d.resume(now_ms);
+            }
+            if self.client.is_discovering() && self.discover_due.is_none() {
+                self.discover_due = Some(now_ms + super::DISCOVER_WAIT_MS);
+            }
+        }
+        self.auth = Some(auth);
+        self.changed.auth = true;
     }
 
     /// The upstream connection is over: say why, unless a person asked for it, and end

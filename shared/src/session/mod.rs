@@ -21,7 +21,7 @@ use crate::client::{CallOutcome, Handled, ListFacts, McpClient, Update, progress
 use crate::jsonrpc::{self, Id};
 use crate::mcp::Tool;
 use crate::negotiation::Negotiated;
-use crate::relay::{ClientMsg, Direction, ServerMsg, Target};
+use crate::relay::{AuthState, ClientMsg, Direction, OAuthSettings, ServerMsg, Target};
 use crate::render::output::{self, OutputCheck};
 use crate::revision::ProtocolChoice;
 use crate::timeline::Timeline;
@@ -87,6 +87,8 @@ pub struct Session {
     discover_due: Option<f64>,
     /// What a 2026-07-28 tool list says beyond its tools.
     list_facts: Option<ListFacts>,
+    /// Where signing in to a remote server stands (none: it asked for no sign-in).
+    auth: Option<AuthState>,
 }
 
 impl Session {
@@ -122,6 +124,7 @@ impl Session {
             roots: Vec::new(),
             discover_due: None,
             list_facts: None,
+            auth: None,
         }
     }
 
@@ -246,6 +249,12 @@ impl Session {
     /// first message. The choice is the client's, not the relay's: it travels no further
     /// than this session's `server/discover` or `initialize`.
     pub fn connect_with(&mut self, target: Target, protocol: ProtocolChoice, record: bool) {
+        self.connect_signing_in(target, protocol, OAuthSettings::default(), record);
+    }
+
+    /// [`connect_with`](Self::connect_with), with the client id and scopes the relay signs
+    /// in with if the server asks for it.
+    pub fn connect_signing_in(&mut self, target: Target, protocol: ProtocolChoice, oauth: OAuthSettings, record: bool) {
         let relay = self.relay.take();
         let roots = std::mem::take(&mut self.roots);
         *self = Self { relay, out: std::mem::take(&mut self.out), ..Self::new(&self.client_version) };
@@ -258,7 +267,18 @@ impl Session {
             self.capture.push((0, None));
         }
         self.conn = ConnState::Connecting;
-        self.out.push(ClientMsg::Connect { target });
+        self.out.push(ClientMsg::Connect { target, oauth });
+    }
+
+    /// Asks the relay to forget the server's OAuth tokens; the connection ends with them.
+    pub fn sign_out(&mut self) {
+        self.disconnect_requested = true;
+        self.out.push(ClientMsg::SignOut);
+    }
+
+    /// Where signing in to the remote server stands; none when it asked for no sign-in.
+    pub fn auth(&self) -> Option<&AuthState> {
+        self.auth.as_ref()
     }
 
     /// Ends the connection; what the relay says next closes it without an error.
@@ -370,12 +390,13 @@ impl Session {
     pub fn receive(&mut self, msg: ServerMsg, now_ms: f64) {
         match msg {
             ServerMsg::Hello {
-                relay_version, preset, preset_protocol, limits, servers, recording, playback, ..
+                relay_version, preset, preset_protocol, preset_oauth, limits, servers, recording, playback, ..
             } => {
                 self.relay = Some(RelayInfo {
                     version: relay_version,
                     preset,
                     preset_protocol,
+                    preset_oauth,
                     limits,
                     servers,
                     recording,

@@ -76,6 +76,8 @@ pub struct RelayInfo {
     pub preset: Target,
     /// The revision chosen for the preset.
     pub preset_protocol: ProtocolChoice,
+    /// The client id and scopes chosen for the preset.
+    pub preset_oauth: crate::relay::OAuthSettings,
     pub limits: Limits,
     /// The servers of the relay's `--config` file, offered to pick from.
     pub servers: Vec<ConfiguredServer>,
@@ -209,6 +211,8 @@ pub struct Changed {
     pub reads: bool,
     /// The server's requests waiting on the user.
     pub asks: bool,
+    /// Where signing in stands.
+    pub auth: bool,
 }
 
 impl Changed {
@@ -224,6 +228,7 @@ impl Changed {
         logs: true,
         reads: true,
         asks: true,
+        auth: true,
     };
 
     pub fn any(&self) -> bool {

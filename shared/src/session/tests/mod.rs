@@ -22,6 +22,7 @@ impl Harness {
         let mut s = Session::new("9.9.9");
         s.receive(
             ServerMsg::Hello {
+                preset_oauth: Default::default(),
                 protocol: 1,
                 relay_version: "1.0.0".into(),
                 preset: Target::Demo,
@@ -110,7 +111,7 @@ fn connect_handshake_and_tool_list() {
     assert_eq!(h.s.conn(), &ConnState::Connecting);
     let (frames, others, changed) = h.flush();
     assert!(frames.is_empty());
-    assert!(matches!(&others[..], [ClientMsg::Connect { target: Target::Stdio { .. } }]));
+    assert!(matches!(&others[..], [ClientMsg::Connect { target: Target::Stdio { .. }, .. }]));
     assert_eq!(changed, Changed::ALL, "a new session redraws everything");
     h.event(RelayEvent::Spawned { pid: Some(7), command: "x".into(), args: vec![] });
     let (frames, ..) = h.flush();

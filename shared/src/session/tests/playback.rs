@@ -23,6 +23,7 @@ fn shown(s: &Session) -> String {
 
 fn relay_info() -> RelayInfo {
     RelayInfo {
+        preset_oauth: Default::default(),
         version: "1.0.0".into(),
         preset: Target::Demo,
         preset_protocol: crate::session::tests_pin(),

@@ -132,6 +132,7 @@ fn playback_holds_a_recording_to_the_revision_it_asked_for() {
     let live = h.s.conn().clone();
     let rec = crate::recording::parse(&h.s.export_recording().unwrap()).unwrap();
     let relay = RelayInfo {
+        preset_oauth: Default::default(),
         version: "1".into(),
         preset: rec.header.target.clone(),
         preset_protocol: rec.header.protocol,
