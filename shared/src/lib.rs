@@ -5,6 +5,7 @@
 //! axum, the DOM or any I/O. The raw text of every MCP message travels beside its typed view.
 
 pub mod asks;
+pub mod auth_view;
 pub mod calls;
 pub mod client;
 pub mod cmdline;

@@ -3,8 +3,9 @@
 //! time stamp) or relay event. Appendable, greppable, `jq`-friendly, and a file cut off
 //! midway is still readable up to the cut. Described in `docs/recording-format.md`.
 //!
-//! Nothing secret goes in: header and environment values of the target are masked, and the
-//! relay's token is never part of a session.
+//! Nothing secret goes in: header and environment values of the target are masked, and so
+//! are the query values of a sign-in's approval URL; the relay's token is never part of a
+//! session.
 
 mod live;
 mod matching;
@@ -17,7 +18,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::relay::{Direction, RelayEvent, ServerMsg, Target};
+use crate::relay::{AuthState, Direction, RelayEvent, ServerMsg, Target};
 use crate::revision::ProtocolChoice;
 
 pub use live::LiveRecorder;
@@ -143,7 +144,7 @@ impl Entry {
             ServerMsg::Message { direction, at_ms, frame, .. } => {
                 Some(Entry::Message { at_ms: *at_ms, direction: *direction, frame: frame.clone() })
             }
-            ServerMsg::Event { at_ms, event } => Some(Entry::Event { at_ms: *at_ms, event: event.clone() }),
+            ServerMsg::Event { at_ms, event } => Some(Entry::Event { at_ms: *at_ms, event: recorded_event(event) }),
         }
     }
 
@@ -234,6 +235,17 @@ pub fn mask_url(url: &str) -> String {
         out.push_str(f);
     }
     out
+}
+
+/// `event` as a recording keeps it: the approval URL of a sign-in loses its query values
+/// (`state`, the PKCE challenge), as a connected server's URL does.
+pub fn recorded_event(event: &RelayEvent) -> RelayEvent {
+    match event {
+        RelayEvent::Auth { auth: AuthState::Approve { issuer, url } } => {
+            RelayEvent::Auth { auth: AuthState::Approve { issuer: issuer.clone(), url: mask_url(url) } }
+        }
+        other => other.clone(),
+    }
 }
 
 /// `target` with every header and environment value masked, and the URL's secrets.

@@ -113,6 +113,23 @@ fn secrets_are_masked() {
 }
 
 #[test]
+fn a_sign_in_approval_url_loses_its_state_in_every_recording() {
+    use crate::relay::AuthState;
+    let url = "https://as.example/authorize?response_type=code&client_id=c1&state=S3CR3T&code_challenge=CH4L";
+    let approve = RelayEvent::Auth { auth: AuthState::Approve { issuer: "https://as.example".into(), url: url.into() } };
+    let masked = "https://as.example/authorize?response_type=••••&client_id=••••&state=••••&code_challenge=••••";
+    let RelayEvent::Auth { auth: AuthState::Approve { url: kept, issuer } } = recorded_event(&approve) else { panic!() };
+    assert_eq!((kept.as_str(), issuer.as_str()), (masked, "https://as.example"));
+    let other = RelayEvent::Auth { auth: AuthState::SigningIn { step: "discovery".into() } };
+    assert_eq!(recorded_event(&other), other, "other events are kept as they are");
+    // The live writer (the relay's `--record`) goes through `Entry::of`.
+    let mut live = LiveRecorder::new(Header::new(Recorder::Relay, "1", &Target::Demo, 0.0));
+    live.push(&ServerMsg::Event { at_ms: 1.0, event: approve });
+    let text = live.finish().join("\n");
+    assert!(text.contains("state=••••") && !text.contains("S3CR3T") && !text.contains("CH4L"), "{text}");
+}
+
+#[test]
 fn bad_lines_are_named_and_the_rest_plays() {
     let header = Header::new(Recorder::Page, "0.1.0", &Target::Demo, 0.0).to_line();
     let good = Entry::Event { at_ms: 1.0, event: RelayEvent::Note { message: "n".into() } }.to_line();

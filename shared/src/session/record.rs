@@ -73,7 +73,8 @@ fn entry(row: &Row) -> Option<Entry> {
         RowDirection::In => Direction::In,
         RowDirection::Relay => {
             let event = serde_json::from_str::<RelayEvent>(&row.raw).ok()?;
-            return Some(Entry::Event { at_ms: row.at_ms, event });
+            // What the page showed in full (the approval URL) is masked in the file.
+            return Some(Entry::Event { at_ms: row.at_ms, event: recording::recorded_event(&event) });
         }
     };
     Some(Entry::Message { at_ms: row.at_ms, direction, frame: row.raw.clone() })
