@@ -10,7 +10,7 @@ use serde_json::Value;
 pub use self::marks::Mark;
 use crate::jsonrpc::{self, Id, Kind};
 use crate::pairing::Pairing;
-use crate::relay::{Direction, RelayEvent};
+use crate::relay::{AuthExchange, Direction, RelayEvent};
 use crate::spec_check::Verdict;
 
 /// Which way a row went, as `data-direction` says it.
@@ -53,6 +53,24 @@ impl RowKind {
     }
 }
 
+/// A row of the OAuth flow, as `data-auth` says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AuthRow {
+    /// One HTTP exchange with the authorization server ([`RelayEvent::AuthExchange`]).
+    Exchange,
+    /// Where sign-in stands ([`RelayEvent::Auth`]).
+    State,
+}
+
+impl AuthRow {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AuthRow::Exchange => "exchange",
+            AuthRow::State => "state",
+        }
+    }
+}
+
 /// One row of the timeline.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
@@ -74,6 +92,10 @@ pub struct Row {
     pub duration_ms: Option<f64>,
     /// Its schema mark, once someone has looked (`marks.rs`).
     mark: OnceLock<Mark>,
+    /// Part of the OAuth flow.
+    pub auth: Option<AuthRow>,
+    /// What the row reads as, where its method says too little (sign-in rows).
+    pub summary: Option<String>,
 }
 
 /// The rows of one session, with the bookkeeping that pairs them.
@@ -176,6 +198,8 @@ impl Timeline {
             partner,
             duration_ms,
             mark,
+            auth: None,
+            summary: None,
         });
         self.notice_revision(seq);
         seq
@@ -185,6 +209,11 @@ impl Timeline {
     pub fn push_event(&mut self, at_ms: f64, event: &RelayEvent) -> usize {
         let seq = self.rows.len();
         let raw = serde_json::to_string(event).unwrap_or_default();
+        let (auth, summary) = match event {
+            RelayEvent::AuthExchange { exchange } => (Some(AuthRow::Exchange), Some(exchange_summary(exchange))),
+            RelayEvent::Auth { auth } => (Some(AuthRow::State), Some(format!("auth · {}", auth_state_summary(auth)))),
+            _ => (None, None),
+        };
         self.rows.push(Row {
             seq,
             at_ms,
@@ -197,6 +226,8 @@ impl Timeline {
             partner: None,
             duration_ms: None,
             mark: OnceLock::new(),
+            auth,
+            summary,
         });
         seq
     }
@@ -208,6 +239,15 @@ impl Timeline {
             Ok(v) => serde_json::to_string_pretty(&v).unwrap_or_else(|_| row.raw.clone()),
             Err(_) => row.raw.clone(),
         })
+    }
+
+    /// The OAuth exchange of row `seq`, for its detail view; `None` for any other row.
+    pub fn auth_exchange(&self, seq: usize) -> Option<AuthExchange> {
+        let row = self.rows.get(seq).filter(|r| r.auth == Some(AuthRow::Exchange))?;
+        match serde_json::from_str::<RelayEvent>(&row.raw).ok()? {
+            RelayEvent::AuthExchange { exchange } => Some(exchange),
+            _ => None,
+        }
     }
 
     /// The positions of the rows that pass `filter`, in order.
@@ -242,12 +282,14 @@ pub struct RowFilter {
     pub text: String,
     pub direction: Option<RowDirection>,
     pub kind: Option<RowKind>,
+    /// Only the rows of the OAuth flow (`timeline-auth-filter`).
+    pub auth: bool,
 }
 
 impl RowFilter {
     /// Whether the filter lets every row through.
     pub fn is_empty(&self) -> bool {
-        self.text.trim().is_empty() && self.direction.is_none() && self.kind.is_none()
+        self.text.trim().is_empty() && self.direction.is_none() && self.kind.is_none() && !self.auth
     }
 
     fn prepared(&self) -> Prepared<'_> {
@@ -263,10 +305,32 @@ struct Prepared<'a> {
 impl Prepared<'_> {
     fn passes(&self, r: &Row) -> bool {
         self.filter.direction.is_none_or(|d| d == r.direction)
+            && (!self.filter.auth || r.auth.is_some())
             && self.filter.kind.is_none_or(|k| k == r.kind)
             && (self.needle.is_empty()
                 || r.method.as_deref().is_some_and(|m| m.to_lowercase().contains(&self.needle))
+                || r.summary.as_deref().is_some_and(|m| m.to_lowercase().contains(&self.needle))
                 || r.id.as_ref().is_some_and(|id| id_text(id) == self.needle))
+    }
+}
+
+/// An exchange as its row reads: `auth · POST /token → 200 · 35 ms`.
+fn exchange_summary(x: &AuthExchange) -> String {
+    // The path only: the host is the authorization server's, named by the detail view.
+    let path = x.url.split_once("://").map_or(x.url.as_str(), |(_, rest)| rest.find('/').map_or("/", |i| &rest[i..]));
+    let path = path.split(['?', '#']).next().unwrap_or(path);
+    let status = x.status.map_or_else(|| "failed".to_owned(), |s| s.to_string());
+    format!("auth · {} {path} → {status} · {} ms", x.method, x.ms)
+}
+
+fn auth_state_summary(auth: &crate::relay::AuthState) -> String {
+    use crate::relay::AuthState;
+    match auth {
+        AuthState::SigningIn { step } => format!("signing in ({step})"),
+        AuthState::Approve { issuer, .. } => format!("approve at {issuer}"),
+        AuthState::SignedIn { issuer, .. } => format!("signed in at {issuer}"),
+        AuthState::SignedOut => "signed out".into(),
+        AuthState::Failed { step, .. } => format!("failed at {step}"),
     }
 }
 
@@ -307,6 +371,10 @@ pub struct RowView {
     pub partner: Option<usize>,
     /// The schema verdict (`data-schema`); `None` for relay events and unchecked rows.
     pub schema: Option<Verdict>,
+    /// `data-auth`: part of the OAuth flow.
+    pub auth: Option<AuthRow>,
+    /// What the row reads as instead of its method (sign-in rows).
+    pub summary: Option<String>,
 }
 
 impl RowView {
@@ -322,6 +390,8 @@ impl RowView {
             duration_ms: row.duration_ms,
             partner: row.partner,
             schema,
+            auth: row.auth,
+            summary: row.summary.clone(),
         }
     }
 }
@@ -377,7 +447,7 @@ mod tests {
         .assert_eq(&dump(&t));
         assert_eq!(t.open_requests(), 0);
         let f = |text: &str, direction: Option<RowDirection>, kind: Option<RowKind>| {
-            t.filter(&RowFilter { text: text.into(), direction, kind })
+            t.filter(&RowFilter { text: text.into(), direction, kind, auth: false })
         };
         assert_eq!(
             f("TOOLS/", None, None),
@@ -399,6 +469,47 @@ mod tests {
         assert_eq!(t.tail(2).iter().map(|r| r.seq).collect::<Vec<_>>(), [7, 8]);
         assert_eq!(RowKind::parse("notification"), Some(RowKind::Notification));
         assert_eq!(RowDirection::parse("relay"), Some(RowDirection::Relay));
+    }
+
+    #[test]
+    fn sign_in_rows_read_as_exchanges_and_filter_apart() {
+        use crate::relay::AuthState;
+        let mut t = Timeline::new();
+        t.push_event(0.0, &RelayEvent::Connected { transport: "http".into(), url: "http://h/mcp".into(), headers: vec![] });
+        t.push_event(1.0, &RelayEvent::Auth { auth: AuthState::SigningIn { step: "discovery".into() } });
+        let exchange = AuthExchange {
+            step: "token".into(),
+            method: "POST".into(),
+            url: "http://127.0.0.1:9/token?x=1".into(),
+            status: Some(200),
+            request: "grant_type=authorization_code&code=••••".into(),
+            response: "{\"access_token\":\"••••\"}".into(),
+            ms: 35,
+        };
+        t.push_event(2.0, &RelayEvent::AuthExchange { exchange: exchange.clone() });
+        t.push_event(3.0, &RelayEvent::AuthExchange {
+            exchange: AuthExchange { status: None, url: "https://as.example".into(), ms: 4, ..exchange.clone() },
+        });
+        t.push_message(Direction::Out, 4.0, 0, r#"{"jsonrpc":"2.0","id":1,"method":"initialize"}"#.into());
+        let shown: Vec<String> = (0..t.len())
+            .map(|i| {
+                let v = t.view(i).unwrap();
+                format!("{:?} {}", v.auth.map(AuthRow::as_str), v.summary.unwrap_or(v.method))
+            })
+            .collect();
+        expect![[r#"
+            None connected
+            Some("state") auth · signing in (discovery)
+            Some("exchange") auth · POST /token → 200 · 35 ms
+            Some("exchange") auth · POST / → failed · 4 ms
+            None initialize"#]]
+        .assert_eq(&shown.join("\n"));
+        let only_auth = RowFilter { auth: true, ..Default::default() };
+        assert!(!only_auth.is_empty());
+        assert_eq!(t.filter(&only_auth), [1, 2, 3]);
+        assert_eq!(t.filter(&RowFilter { text: "/token".into(), ..only_auth.clone() }), [2], "the summary is searched");
+        assert_eq!(t.auth_exchange(2), Some(exchange));
+        assert_eq!(t.auth_exchange(1), None);
     }
 
     #[test]
