@@ -583,6 +583,7 @@ fn notices_keep_the_newest_few_hundred() {
 }
 
 mod asks;
+mod auth;
 mod playback;
 mod protocol;
 mod stateless;
