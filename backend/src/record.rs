@@ -206,6 +206,20 @@ mod tests {
     }
 
     #[test]
+    fn a_sign_in_approval_url_is_written_without_its_state() {
+        let dir = temp_dir("approve");
+        let path = dir.join("s.jsonl");
+        let mut rec = RecordFile::create(&path, header()).unwrap();
+        let url = "http://127.0.0.1:9/authorize?client_id=c&state=ST4TE&code_challenge=CH4L".to_owned();
+        let auth = shared::relay::AuthState::Approve { issuer: "http://127.0.0.1:9".into(), url };
+        rec.push(&event(RelayEvent::Auth { auth }));
+        rec.finish();
+        let text = read(&path);
+        assert!(text.contains("state=••••") && !text.contains("ST4TE") && !text.contains("CH4L"), "{text}");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
     fn a_failed_write_stops_recording_quietly() {
         // /dev/full takes the open and refuses every write (ENOSPC): a full disk.
         let mut rec = RecordFile::create(Path::new("/dev/full"), header()).unwrap();
