@@ -1,9 +1,10 @@
 //! Choosing a server and connecting: transport, command line and environment, protocol
-//! revision; the connection's state, the server's identity (and the revision it speaks,
-//! with why) and its stderr.
+//! revision, OAuth client id and scopes; the connection's state, where signing in stands,
+//! the server's identity (and the revision it speaks, with why) and its stderr.
 
 use leptos::prelude::*;
 
+use shared::auth_view::{self, Link};
 use shared::relay::Transport;
 use shared::revision::{ProtocolChoice, Revision};
 
@@ -71,6 +72,7 @@ pub fn ConnectionPanel() -> impl IntoView {
                     prop:value=move || store.headers.get()
                     on:input=move |ev| store.headers.set(event_target_value(&ev))
                     prop:disabled=busy></textarea>
+                <OAuthFields disabled=Signal::derive(busy) />
             </Show>
             <ProtocolSelect disabled=Signal::derive(busy) />
             <super::asks::RootsEditor />
@@ -92,9 +94,90 @@ pub fn ConnectionPanel() -> impl IntoView {
                     ConnState::Error(why) => why,
                 }}
             </div>
+            <Show when=is_remote>
+                <AuthStatus />
+            </Show>
             <ServerInfoCard />
             <StderrView />
         </section>
+    }
+}
+
+/// The client id and scopes the relay signs in with if the server asks (folded away: most
+/// servers need neither, the relay registers itself).
+#[component]
+fn OAuthFields(disabled: Signal<bool>) -> impl IntoView {
+    let store = expect_context::<Store>();
+    let auth = store.auth;
+    let set = move || !auth.client_id.get().trim().is_empty() || !auth.scopes.get().trim().is_empty();
+    // Unfolded when something fills the fields (a preset, a picked server); emptying them
+    // by hand does not fold them away under the cursor.
+    let open = Memo::new(move |was: Option<&bool>| was.copied().unwrap_or(false) || set());
+    view! {
+        <details class="oauth-fields" prop:open=open>
+            <summary>"OAuth " <span class="hint">{move || if set() { "client id or scopes set" } else { "optional" }}</span></summary>
+            <label class="field-label" for="oauth-client-id">"Client ID " <span class="hint">"registered beforehand"</span></label>
+            <input id="oauth-client-id" class="input mono" data-testid="connect-oauth-client-id" type="text" spellcheck="false"
+                autocomplete="off" placeholder="none: the relay registers itself"
+                prop:value=move || auth.client_id.get()
+                on:input=move |ev| auth.client_id.set(event_target_value(&ev))
+                prop:disabled=disabled />
+            <label class="field-label" for="oauth-scopes">"Scopes " <span class="hint">"space-separated"</span></label>
+            <input id="oauth-scopes" class="input mono" data-testid="connect-oauth-scopes" type="text" spellcheck="false"
+                autocomplete="off" placeholder="the server's own"
+                prop:value=move || auth.scopes.get()
+                on:input=move |ev| auth.scopes.set(event_target_value(&ev))
+                prop:disabled=disabled />
+        </details>
+    }
+}
+
+/// Where signing in stands, with the buttons to sign in (open the approval page) and out.
+#[component]
+fn AuthStatus() -> impl IntoView {
+    let store = expect_context::<Store>();
+    // A token's expiry reads "in N min": the clock moves it on twice a minute.
+    let now = RwSignal::new(js_sys::Date::now());
+    if let Ok(tick) = set_interval_with_handle(move || now.set(js_sys::Date::now()), std::time::Duration::from_secs(30)) {
+        on_cleanup(move || tick.clear());
+    }
+    let offset = -(js_sys::Date::new_0().get_timezone_offset() as i32);
+    let shown = Memo::new(move |_| {
+        let link = match store.conn.get() {
+            ConnState::Connected => Link::Connected,
+            ConnState::Connecting => Link::Connecting,
+            ConnState::Disconnected | ConnState::Error(_) => Link::Idle,
+        };
+        let link = if store.in_playback() { Link::Connected } else { link };
+        store.auth.state.with(|a| auth_view::view(a.as_ref(), link, now.get(), offset))
+    });
+    view! {
+        <div class="auth-status" data-testid="auth-status" data-state=move || shown.with(|v| v.state) role="status">
+            <div class="auth-line">
+                <span class="auth-icon" aria-hidden="true"></span>
+                <span class="auth-title">{move || shown.with(|v| v.title.clone())}</span>
+            </div>
+            <For each=move || shown.with(|v| v.details.clone().into_iter().enumerate().collect::<Vec<_>>()) key=|d| d.clone() let:d>
+                <div class="auth-detail">{d.1}</div>
+            </For>
+            <div class="auth-actions">
+                <Show when=move || shown.with(|v| v.sign_in.is_some())>
+                    <button class="button small" data-testid="auth-sign-in"
+                        class:primary=move || shown.with(|v| v.state == "signing-in" && !v.sign_in_busy)
+                        prop:disabled=move || shown.with(|v| v.sign_in_busy) || store.in_playback()
+                        title="Opens the authorization server's page in a new tab"
+                        on:click=move |_| store.sign_in()>
+                        {move || shown.with(|v| v.sign_in.unwrap_or_default())}
+                        <span class="auth-external" aria-hidden="true">"↗"</span>
+                    </button>
+                </Show>
+                <Show when=move || shown.with(|v| v.sign_out)>
+                    <button class="button small ghost" data-testid="auth-sign-out" prop:disabled=move || store.in_playback()
+                        title="The relay forgets the tokens and ends the connection"
+                        on:click=move |_| store.sign_out()>"Sign out"</button>
+                </Show>
+            </div>
+        </div>
     }
 }
 

@@ -39,14 +39,16 @@ pub fn SavedServers() -> impl IntoView {
         picked_error.set(None);
         let target = match value.strip_prefix(OFFERED) {
             Some(name) => store.offered.with_untracked(|o| {
-                o.iter().find(|s| s.name == name).map(|s| s.target.clone().map(|t| (t, s.protocol)))
+                o.iter().find(|s| s.name == name).map(|s| s.target.clone().map(|t| (t, s.protocol, s.oauth.clone())))
             }),
-            None => servers.with_untracked(|s| saved::find(s, &value).map(|(t, p)| Ok((t.clone(), p)))),
+            None => servers
+                .with_untracked(|s| saved::find(s, &value).map(|(t, p)| Ok((t.clone(), p, Default::default())))),
         };
         match target {
-            Some(Ok((t, protocol))) => {
+            Some(Ok((t, protocol, oauth))) => {
                 store.apply_target(&t);
                 store.protocol.set(protocol);
+                store.apply_oauth(&oauth);
             }
             Some(Err(why)) => picked_error.set(Some(format!("{}: {why}", value.trim_start_matches(OFFERED)))),
             None => {}

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use shared::revision::Revision;
 use shared::spec_check::Verdict;
-use shared::timeline::{Mark, RowDirection, RowFilter, RowKind, RowView};
+use shared::timeline::{AuthRow, Mark, RowDirection, RowFilter, RowKind, RowView};
 
 use crate::store::Store;
 
@@ -43,9 +43,10 @@ pub fn TimelinePanel() -> impl IntoView {
     let text = RwSignal::new(String::new());
     let direction = RwSignal::new(None::<RowDirection>);
     let kind = RwSignal::new(None::<RowKind>);
+    let auth_only = RwSignal::new(false);
     // Indices of the rows that pass the filters; `None` when nothing is filtered.
     let filtered = Memo::new(move |_| {
-        let filter = RowFilter { text: text.get(), direction: direction.get(), kind: kind.get() };
+        let filter = RowFilter { text: text.get(), direction: direction.get(), kind: kind.get(), auth: auth_only.get() };
         (!filter.is_empty()).then(|| store.filter_rows(&filter))
     });
     let total =
@@ -130,6 +131,11 @@ pub fn TimelinePanel() -> impl IntoView {
                     <option value="notification">"notifications"</option>
                     <option value="event">"relay events"</option>
                 </select>
+                <label class="chip auth-filter" class:active=move || auth_only.get() title="Only the sign-in (OAuth) rows">
+                    <input type="checkbox" data-testid="timeline-auth-filter"
+                        prop:checked=move || auth_only.get() on:change=move |ev| auth_only.set(event_target_checked(&ev)) />
+                    "auth"
+                </label>
             </div>
             <div class="timeline" class:hidden=move || flow.get() data-testid="timeline" role="list" node_ref=scroller on:scroll=on_scroll>
                 <div class="timeline-space" style=move || format!("height: {}px", total.get() as f64 * ROW_H)>
@@ -147,10 +153,30 @@ pub fn TimelinePanel() -> impl IntoView {
                         <button class="button small ghost" on:click=move |_| store.selected_row.set(None)>"Close"</button>
                     </div>
                     {mark.map(|(revision, mark)| view! { <SchemaNote revision mark /> })}
+                    {store.selected_row.get_untracked().and_then(|seq| store.auth_exchange(seq)).map(|x| view! { <ExchangeDetail x /> })}
                     <pre class="code" data-testid="timeline-detail">{text}</pre>
                 </div>
             })}
         </section>
+    }
+}
+
+/// One HTTP exchange of the sign-in, as text: what was asked of whom, and what came back
+/// (the relay masked tokens, codes and secrets before sending it).
+#[component]
+fn ExchangeDetail(x: shared::relay::AuthExchange) -> impl IntoView {
+    let status = x.status.map_or_else(|| "no answer".to_owned(), |s| s.to_string());
+    let ok = x.status.is_some_and(|s| (200..400).contains(&s));
+    view! {
+        <div class="auth-exchange" data-testid="auth-exchange-detail">
+            <dl class="facts">
+                <dt>"Step"</dt><dd>{x.step}</dd>
+                <dt>"Request"</dt><dd class="mono">{x.method} " " {x.url}</dd>
+                <dt>"Status"</dt><dd class="mono" class:ok=ok class:bad=!ok>{status} " · " {x.ms} " ms"</dd>
+            </dl>
+            {(!x.request.is_empty()).then(|| view! { <h4>"Request body"</h4><pre class="code">{x.request}</pre> })}
+            {(!x.response.is_empty()).then(|| view! { <h4>"Response"</h4><pre class="code">{x.response}</pre> })}
+        </div>
     }
 }
 
@@ -196,10 +222,11 @@ fn TimelineRow(row: RowView, top: f64, selected: bool, highlighted: bool) -> imp
         <div class="timeline-row" data-testid="timeline-row" tabindex="0" role="listitem" style=format!("top: {top}px")
             data-direction=row.direction data-kind=row.kind data-method=row.method.clone() data-id=row.id.clone()
             data-seq=seq data-schema=row.schema.as_ref().map(Verdict::as_str) class:selected=selected class:partner=highlighted
+            data-auth=row.auth.map(AuthRow::as_str) class:auth-row=row.auth.is_some()
             on:click=move |_| store.selected_row.set(Some(seq)) on:keydown=on_key>
             <span class="t-time mono">{time}</span>
             <span class=format!("t-dir dir-{}", row.direction)>{arrow(row.direction)}</span>
-            <span class="t-method mono">{row.method.clone()}</span>
+            <span class="t-method mono" title=row.summary.clone()>{row.summary.clone().unwrap_or_else(|| row.method.clone())}</span>
             <span class="t-schema-slot">{schema_sign(row.schema.as_ref())}</span>
             <span class=format!("t-kind kind-{}", row.kind)>{row.kind}</span>
             <span class="t-id mono">{id_label}</span>

@@ -4,6 +4,7 @@
 //! they hold no protocol logic.
 
 mod asks;
+mod auth;
 mod calls;
 mod playback;
 mod replay;
@@ -21,6 +22,7 @@ use shared::timeline::{Mark, RowFilter, RowView};
 use crate::args::ArgsState;
 use crate::ws::{RelaySocket, SocketState};
 pub use asks::AsksState;
+pub use auth::AuthUi;
 pub use calls::{CallsState, Confirm};
 pub use playback::{Loading, PlaybackView, Speed};
 pub use replay::{ReplayConfirm, ReplayView};
@@ -65,6 +67,8 @@ pub struct Store {
     pub calls: CallsState,
     /// The server's requests of the person, and the roots offered.
     pub asks: AsksState,
+    /// Signing in to a remote server, and the form's OAuth fields.
+    pub auth: AuthUi,
     /// The page captures the session (`record-toggle`); also what the next connect does.
     pub recording: RwSignal<bool>,
     /// The relay writes every session to a file (`--record DIR`).
@@ -119,6 +123,7 @@ impl Store {
             reads: RwSignal::new(HashMap::new()),
             calls: CallsState::new(),
             asks: AsksState::new(),
+            auth: AuthUi::new(),
             recording: RwSignal::new(true),
             relay_recording: RwSignal::new(false),
             playback: RwSignal::new(None),
@@ -187,17 +192,24 @@ impl Store {
                 self.preset_applied.set_value(true);
                 self.apply_target(&relay.preset);
                 self.protocol.set(relay.preset_protocol);
+                self.apply_oauth(&relay.preset_oauth);
                 self.offered.set(relay.servers.clone());
                 self.relay_recording.set(relay.recording);
                 if relay.playback {
                     self.fetch_recording();
                 }
             }
+            if changed.auth {
+                self.show_auth(s);
+            }
             if changed.conn {
                 self.conn.set(s.conn().clone());
             }
             if changed.server {
                 self.server.set(s.server().cloned());
+            }
+            if changed.conn || changed.server {
+                self.settle_auth_tab(s);
             }
             if changed.tools {
                 self.tools_loading.set(s.tools_loading());
@@ -270,7 +282,9 @@ impl Store {
         self.calls.confirm.set(None);
         let record = self.recording.get_untracked();
         let protocol = self.protocol.get_untracked();
-        self.act(|s| s.connect_with(target, protocol, record));
+        // Only a remote server signs in; the fields of another transport stay unsent.
+        let oauth = if target.url().is_some() { self.oauth_settings() } else { Default::default() };
+        self.act(|s| s.connect_signing_in(target, protocol, oauth, record));
     }
 
     /// Starts or stops the page's capture of the session (and of the sessions to come).
@@ -375,6 +389,11 @@ impl Store {
     /// The full JSON of a row, for the detail view.
     pub fn row_detail(self, seq: usize) -> Option<String> {
         self.with_session(|s| s.timeline().pretty(seq))
+    }
+
+    /// The sign-in exchange of a row, for the detail view.
+    pub fn auth_exchange(self, seq: usize) -> Option<shared::relay::AuthExchange> {
+        self.with_session(|s| s.timeline().auth_exchange(seq))
     }
 
     /// A row's schema mark and the revision it was checked against, for the detail view
