@@ -3,6 +3,7 @@
 
 mod asks_cli;
 mod asks_page;
+mod auth_page;
 mod calls;
 mod cli;
 mod config;

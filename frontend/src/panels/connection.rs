@@ -94,7 +94,8 @@ pub fn ConnectionPanel() -> impl IntoView {
                     ConnState::Error(why) => why,
                 }}
             </div>
-            <Show when=is_remote>
+            // A played recording's sign-in shows too, whatever the form's transport.
+            <Show when=move || is_remote() || store.auth.state.with(Option::is_some)>
                 <AuthStatus />
             </Show>
             <ServerInfoCard />
