@@ -88,7 +88,8 @@ pub struct Row {
     pub raw: String,
     /// For a response: the `seq` of its request; for a request: of its response, once known.
     pub partner: Option<usize>,
-    /// For a response: milliseconds since its request.
+    /// For a response: milliseconds since its request; for a sign-in exchange, how long
+    /// it took.
     pub duration_ms: Option<f64>,
     /// Its schema mark, once someone has looked (`marks.rs`).
     mark: OnceLock<Mark>,
@@ -224,7 +225,10 @@ impl Timeline {
             size: raw.len(),
             raw,
             partner: None,
-            duration_ms: None,
+            duration_ms: match event {
+                RelayEvent::AuthExchange { exchange } => Some(exchange.ms as f64),
+                _ => None,
+            },
             mark: OnceLock::new(),
             auth,
             summary,
@@ -314,13 +318,14 @@ impl Prepared<'_> {
     }
 }
 
-/// An exchange as its row reads: `auth · POST /token → 200 · 35 ms`.
+/// An exchange as its row reads: `auth · POST /token → 200` (its time beside, as a
+/// response's is).
 fn exchange_summary(x: &AuthExchange) -> String {
     // The path only: the host is the authorization server's, named by the detail view.
     let path = x.url.split_once("://").map_or(x.url.as_str(), |(_, rest)| rest.find('/').map_or("/", |i| &rest[i..]));
     let path = path.split(['?', '#']).next().unwrap_or(path);
     let status = x.status.map_or_else(|| "failed".to_owned(), |s| s.to_string());
-    format!("auth · {} {path} → {status} · {} ms", x.method, x.ms)
+    format!("auth · {} {path} → {status}", x.method)
 }
 
 fn auth_state_summary(auth: &crate::relay::AuthState) -> String {
@@ -494,7 +499,8 @@ mod tests {
         let shown: Vec<String> = (0..t.len())
             .map(|i| {
                 let v = t.view(i).unwrap();
-                format!("{:?} {}", v.auth.map(AuthRow::as_str), v.summary.unwrap_or(v.method))
+                let took = v.duration_ms.map(|d| format!(" · {d} ms")).unwrap_or_default();
+                format!("{:?} {}{took}", v.auth.map(AuthRow::as_str), v.summary.unwrap_or(v.method))
             })
             .collect();
         expect![[r#"

@@ -175,9 +175,14 @@ fn ExchangeDetail(x: shared::relay::AuthExchange) -> impl IntoView {
                 <dt>"Status"</dt><dd class="mono" class:ok=ok class:bad=!ok>{status} " · " {x.ms} " ms"</dd>
             </dl>
             {(!x.request.is_empty()).then(|| view! { <h4>"Request body"</h4><pre class="code">{x.request}</pre> })}
-            {(!x.response.is_empty()).then(|| view! { <h4>"Response"</h4><pre class="code">{x.response}</pre> })}
+            {(!x.response.is_empty()).then(|| view! { <h4>"Response"</h4><pre class="code">{pretty_json(x.response)}</pre> })}
         </div>
     }
+}
+
+/// JSON laid out for reading; any other text as it is.
+fn pretty_json(text: String) -> String {
+    serde_json::from_str::<serde_json::Value>(&text).ok().and_then(|v| serde_json::to_string_pretty(&v).ok()).unwrap_or(text)
 }
 
 /// What the schema check says of the open message: that it matches its revision's schema,
