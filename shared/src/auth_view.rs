@@ -62,7 +62,11 @@ pub fn view(auth: Option<&AuthState>, link: Link, now_ms: f64, utc_offset_min: i
         }
         Some(AuthState::SignedIn { issuer, scopes, expires_at_ms }) => {
             v.title = format!("Signed in at {issuer}");
-            v.details.push(if scopes.is_empty() { "no scopes named".into() } else { format!("scopes: {}", scopes.join(" ")) });
+            v.details.push(if scopes.is_empty() {
+                "no scopes named".into()
+            } else {
+                format!("scopes: {}", scopes.join(" "))
+            });
             if let Some(at) = expires_at_ms {
                 v.details.push(expiry(*at as f64, now_ms, utc_offset_min));
             }
@@ -132,7 +136,10 @@ mod tests {
             shown(None, Link::Idle),
             shown(None, Link::Connected),
             shown(Some(AuthState::SigningIn { step: "discovery".into() }), Link::Connecting),
-            shown(Some(AuthState::Approve { issuer: issuer(), url: "https://auth.example/authorize?x".into() }), Link::Connecting),
+            shown(
+                Some(AuthState::Approve { issuer: issuer(), url: "https://auth.example/authorize?x".into() }),
+                Link::Connecting,
+            ),
             shown(
                 Some(AuthState::SignedIn {
                     issuer: issuer(),

@@ -480,7 +480,10 @@ mod tests {
     fn sign_in_rows_read_as_exchanges_and_filter_apart() {
         use crate::relay::AuthState;
         let mut t = Timeline::new();
-        t.push_event(0.0, &RelayEvent::Connected { transport: "http".into(), url: "http://h/mcp".into(), headers: vec![] });
+        t.push_event(
+            0.0,
+            &RelayEvent::Connected { transport: "http".into(), url: "http://h/mcp".into(), headers: vec![] },
+        );
         t.push_event(1.0, &RelayEvent::Auth { auth: AuthState::SigningIn { step: "discovery".into() } });
         let exchange = AuthExchange {
             step: "token".into(),
@@ -492,9 +495,12 @@ mod tests {
             ms: 35,
         };
         t.push_event(2.0, &RelayEvent::AuthExchange { exchange: exchange.clone() });
-        t.push_event(3.0, &RelayEvent::AuthExchange {
-            exchange: AuthExchange { status: None, url: "https://as.example".into(), ms: 4, ..exchange.clone() },
-        });
+        t.push_event(
+            3.0,
+            &RelayEvent::AuthExchange {
+                exchange: AuthExchange { status: None, url: "https://as.example".into(), ms: 4, ..exchange.clone() },
+            },
+        );
         t.push_message(Direction::Out, 4.0, 0, r#"{"jsonrpc":"2.0","id":1,"method":"initialize"}"#.into());
         let shown: Vec<String> = (0..t.len())
             .map(|i| {

@@ -19,20 +19,47 @@ fn recording(now_ms: u64) -> String {
     let events = [
         json!({"kind": "connected", "transport": "streamable-http", "url": "http://127.0.0.1:9/mcp", "headers": []}),
         json!({"kind": "auth", "auth": {"state": "signing_in", "step": "discovery"}}),
-        exchange("resource metadata", "GET", "http://127.0.0.1:9/.well-known/oauth-protected-resource/mcp", 200, "",
-            r#"{"resource":"http://127.0.0.1:9/mcp","authorization_servers":["http://127.0.0.1:9/"]}"#, 3),
-        exchange("registration", "POST", "http://127.0.0.1:9/register", 201,
+        exchange(
+            "resource metadata",
+            "GET",
+            "http://127.0.0.1:9/.well-known/oauth-protected-resource/mcp",
+            200,
+            "",
+            r#"{"resource":"http://127.0.0.1:9/mcp","authorization_servers":["http://127.0.0.1:9/"]}"#,
+            3,
+        ),
+        exchange(
+            "registration",
+            "POST",
+            "http://127.0.0.1:9/register",
+            201,
             r#"{"client_name":"MCP Playground","redirect_uris":["http://127.0.0.1:1/oauth/callback"]}"#,
-            r#"{"client_id":"c-123","client_secret":"••••"}"#, 12),
+            r#"{"client_id":"c-123","client_secret":"••••"}"#,
+            12,
+        ),
         json!({"kind": "auth", "auth": {"state": "approve", "issuer": issuer,
             "url": "http://127.0.0.1:9/authorize?response_type=code&client_id=c-123&state=S7&code_challenge=C8"}}),
-        exchange("token", "POST", "http://127.0.0.1:9/token", 200, "grant_type=authorization_code&code=••••&code_verifier=••••",
-            r#"{"access_token":"••••","token_type":"Bearer","expires_in":3600,"refresh_token":"••••"}"#, 35),
+        exchange(
+            "token",
+            "POST",
+            "http://127.0.0.1:9/token",
+            200,
+            "grant_type=authorization_code&code=••••&code_verifier=••••",
+            r#"{"access_token":"••••","token_type":"Bearer","expires_in":3600,"refresh_token":"••••"}"#,
+            35,
+        ),
         json!({"kind": "auth", "auth": {"state": "signed_in", "issuer": issuer, "scopes": ["mcp:tools", "profile"],
             "expires_at_ms": now_ms + 59 * 60_000 + 30_000}}),
         json!({"kind": "auth", "auth": {"state": "signed_out"}}),
-        exchange("refresh", "POST", "http://127.0.0.1:9/token", 400, "grant_type=refresh_token&refresh_token=••••",
-            r#"{"error":"invalid_grant"}"#, 9),
+        exchange(
+            "refresh",
+            "POST",
+            "http://127.0.0.1:9/token",
+            400,
+            "grant_type=refresh_token&refresh_token=••••",
+            r#"{"error":"invalid_grant"}"#,
+            9,
+        ),
         json!({"kind": "auth", "auth": {"state": "failed", "step": "refresh", "message": "invalid_grant: the refresh token expired"}}),
     ];
     let header = json!({"format": "mcp-playground-recording", "version": 1, "started_at_ms": now_ms, "recorded_by": "relay",
@@ -134,7 +161,8 @@ async fn every_sign_in_state_shows_in_the_connection_panel_and_the_timeline() ->
     .await?;
     b.css("[data-testid=timeline-row][data-auth=exchange][data-seq='5']").await?.click().await?;
     let detail = b.id("auth-exchange-detail").await?.text().await?;
-    for part in ["token", "POST http://127.0.0.1:9/token", "200", "code_verifier=••••", "\"access_token\": \"••••\""] {
+    for part in ["token", "POST http://127.0.0.1:9/token", "200", "code_verifier=••••", "\"access_token\": \"••••\""]
+    {
         ensure!(detail.contains(part), "{part:?} in {detail}");
     }
     b.screenshot("auth-timeline").await?;

@@ -139,7 +139,8 @@ fn AuthStatus() -> impl IntoView {
     let store = expect_context::<Store>();
     // A token's expiry reads "in N min": the clock moves it on twice a minute.
     let now = RwSignal::new(js_sys::Date::now());
-    if let Ok(tick) = set_interval_with_handle(move || now.set(js_sys::Date::now()), std::time::Duration::from_secs(30)) {
+    if let Ok(tick) = set_interval_with_handle(move || now.set(js_sys::Date::now()), std::time::Duration::from_secs(30))
+    {
         on_cleanup(move || tick.clear());
     }
     let offset = -(js_sys::Date::new_0().get_timezone_offset() as i32);

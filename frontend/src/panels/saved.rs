@@ -41,8 +41,9 @@ pub fn SavedServers() -> impl IntoView {
             Some(name) => store.offered.with_untracked(|o| {
                 o.iter().find(|s| s.name == name).map(|s| s.target.clone().map(|t| (t, s.protocol, s.oauth.clone())))
             }),
-            None => servers
-                .with_untracked(|s| saved::find(s, &value).map(|(t, p)| Ok((t.clone(), p, Default::default())))),
+            None => {
+                servers.with_untracked(|s| saved::find(s, &value).map(|(t, p)| Ok((t.clone(), p, Default::default()))))
+            }
         };
         match target {
             Some(Ok((t, protocol, oauth))) => {

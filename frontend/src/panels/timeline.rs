@@ -46,7 +46,8 @@ pub fn TimelinePanel() -> impl IntoView {
     let auth_only = RwSignal::new(false);
     // Indices of the rows that pass the filters; `None` when nothing is filtered.
     let filtered = Memo::new(move |_| {
-        let filter = RowFilter { text: text.get(), direction: direction.get(), kind: kind.get(), auth: auth_only.get() };
+        let filter =
+            RowFilter { text: text.get(), direction: direction.get(), kind: kind.get(), auth: auth_only.get() };
         (!filter.is_empty()).then(|| store.filter_rows(&filter))
     });
     let total =
@@ -182,7 +183,10 @@ fn ExchangeDetail(x: shared::relay::AuthExchange) -> impl IntoView {
 
 /// JSON laid out for reading; any other text as it is.
 fn pretty_json(text: String) -> String {
-    serde_json::from_str::<serde_json::Value>(&text).ok().and_then(|v| serde_json::to_string_pretty(&v).ok()).unwrap_or(text)
+    serde_json::from_str::<serde_json::Value>(&text)
+        .ok()
+        .and_then(|v| serde_json::to_string_pretty(&v).ok())
+        .unwrap_or(text)
 }
 
 /// What the schema check says of the open message: that it matches its revision's schema,

@@ -116,9 +116,12 @@ fn secrets_are_masked() {
 fn a_sign_in_approval_url_loses_its_state_in_every_recording() {
     use crate::relay::AuthState;
     let url = "https://as.example/authorize?response_type=code&client_id=c1&state=S3CR3T&code_challenge=CH4L";
-    let approve = RelayEvent::Auth { auth: AuthState::Approve { issuer: "https://as.example".into(), url: url.into() } };
+    let approve =
+        RelayEvent::Auth { auth: AuthState::Approve { issuer: "https://as.example".into(), url: url.into() } };
     let masked = "https://as.example/authorize?response_type=••••&client_id=••••&state=••••&code_challenge=••••";
-    let RelayEvent::Auth { auth: AuthState::Approve { url: kept, issuer } } = recorded_event(&approve) else { panic!() };
+    let RelayEvent::Auth { auth: AuthState::Approve { url: kept, issuer } } = recorded_event(&approve) else {
+        panic!()
+    };
     assert_eq!((kept.as_str(), issuer.as_str()), (masked, "https://as.example"));
     let other = RelayEvent::Auth { auth: AuthState::SigningIn { step: "discovery".into() } };
     assert_eq!(recorded_event(&other), other, "other events are kept as they are");

@@ -27,7 +27,11 @@ fn sign_in_states_follow_the_relay_and_a_new_connection_forgets_them() {
     let states = [
         AuthState::SigningIn { step: "discovery".into() },
         approve(),
-        AuthState::SignedIn { issuer: "http://127.0.0.1:9".into(), scopes: vec!["mcp:tools".into()], expires_at_ms: Some(9) },
+        AuthState::SignedIn {
+            issuer: "http://127.0.0.1:9".into(),
+            scopes: vec!["mcp:tools".into()],
+            expires_at_ms: Some(9),
+        },
     ];
     for state in states {
         h.event(RelayEvent::Auth { auth: state.clone() });
@@ -44,9 +48,7 @@ fn sign_in_states_follow_the_relay_and_a_new_connection_forgets_them() {
 #[test]
 fn signing_out_ends_the_connection_without_an_error() {
     let mut h = Harness::connected(echo_tool());
-    h.event(RelayEvent::Auth {
-        auth: AuthState::SignedIn { issuer: "i".into(), scopes: vec![], expires_at_ms: None },
-    });
+    h.event(RelayEvent::Auth { auth: AuthState::SignedIn { issuer: "i".into(), scopes: vec![], expires_at_ms: None } });
     h.s.sign_out();
     assert_eq!(h.flush().1, [ClientMsg::SignOut]);
     h.event(RelayEvent::Auth { auth: AuthState::SignedOut });
