@@ -3,14 +3,16 @@
 
 use serde_json::Value;
 
-use crate::relay::Target;
+use crate::relay::{OAuthSettings, Target};
 use crate::revision::ProtocolChoice;
 
-/// One saved server: its name, where it is, and the protocol revision asked for it.
-pub type Saved = (String, Target, ProtocolChoice);
+/// One saved server: its name, where it is, the protocol revision asked for it, and the
+/// OAuth client id and scopes to sign in with (never a token, nor a client secret).
+pub type Saved = (String, Target, ProtocolChoice, OAuthSettings);
 
 /// Reads the stored list: a JSON array of `[name, target]` entries, with the protocol
-/// revision third when one is pinned, names unique, in the order they were saved. Text
+/// revision third when one is pinned or OAuth settings follow, and those fourth, names
+/// unique, in the order they were saved. Text
 /// that is not such a list is an empty list, and an entry this version cannot read is left
 /// out, so that one bad entry loses only itself. Lists saved before revisions could be
 /// chosen have no third element: those servers speak `auto`.
@@ -27,16 +29,22 @@ fn entry(fields: Vec<Value>) -> Option<Saved> {
         None => ProtocolChoice::Auto,
         Some(v) => serde_json::from_value(v).ok()?,
     };
-    fields.next().is_none().then_some((name, target, protocol))
+    // Strict: an entry with any other key (a token, say) is not one of ours.
+    let oauth = match fields.next() {
+        None => OAuthSettings::default(),
+        Some(v) => serde_json::from_value(v).ok()?,
+    };
+    fields.next().is_none().then_some((name, target, protocol, oauth))
 }
 
 /// The stored form of `list`, which [`read`] reads back.
 pub fn write(list: &[Saved]) -> Result<String, serde_json::Error> {
     let entries: Vec<Value> = list
         .iter()
-        .map(|(name, target, protocol)| match protocol {
-            ProtocolChoice::Auto => serde_json::json!([name, target]),
-            pinned => serde_json::json!([name, target, pinned]),
+        .map(|(name, target, protocol, oauth)| match (protocol, oauth.is_empty()) {
+            (ProtocolChoice::Auto, true) => serde_json::json!([name, target]),
+            (pinned, true) => serde_json::json!([name, target, pinned]),
+            (protocol, false) => serde_json::json!([name, target, protocol, oauth]),
         })
         .collect();
     serde_json::to_string(&entries)
@@ -70,7 +78,8 @@ pub fn import(text: &str) -> Result<Imported, String> {
     let mut servers = Vec::new();
     for entry in config.servers {
         match entry.target {
-            Ok(t) => servers.push((entry.name, t, entry.protocol)),
+            // The client secret stays behind: the page keeps no secret.
+            Ok(t) => servers.push((entry.name, t, entry.protocol, entry.oauth)),
             Err(e) => problems.push(format!("not imported: {e}")),
         }
     }
@@ -87,9 +96,9 @@ pub fn forget(list: &mut Vec<Saved>, name: &str) {
     list.retain(|(n, ..)| n != name);
 }
 
-/// The target of the server called `name`, with its protocol revision.
-pub fn find<'a>(list: &'a [Saved], name: &str) -> Option<(&'a Target, ProtocolChoice)> {
-    list.iter().find(|(n, ..)| n == name).map(|(_, t, p)| (t, *p))
+/// The target of the server called `name`, with its protocol revision and OAuth settings.
+pub fn find<'a>(list: &'a [Saved], name: &str) -> Option<(&'a Target, ProtocolChoice, &'a OAuthSettings)> {
+    list.iter().find(|(n, ..)| n == name).map(|(_, t, p, o)| (t, *p, o))
 }
 
 #[cfg(test)]
@@ -108,7 +117,7 @@ mod tests {
 
     /// A saved server on `auto`.
     fn auto(name: &str, target: Target) -> Saved {
-        (name.to_owned(), target, ProtocolChoice::Auto)
+        (name.to_owned(), target, ProtocolChoice::Auto, OAuthSettings::default())
     }
 
     #[test]
@@ -116,12 +125,12 @@ mod tests {
         let mut list = vec![auto("a", http("http://a")), auto("b", http("http://b")), auto("c", Target::Demo)];
         merge(&mut list, vec![auto("b", http("http://b2")), auto("d", Target::Demo)]);
         assert_eq!(names(&list), ["a", "c", "b", "d"]);
-        assert_eq!(find(&list, "b"), Some((&http("http://b2"), ProtocolChoice::Auto)));
+        assert_eq!(find(&list, "b"), Some((&http("http://b2"), ProtocolChoice::Auto, &OAuthSettings::default())));
         // Within one import, the later entry of a name wins.
         merge(&mut list, vec![auto("e", http("http://e1")), auto("a", Target::Demo), auto("e", http("http://e2"))]);
         assert_eq!(names(&list), ["c", "b", "d", "a", "e"]);
-        assert_eq!(find(&list, "e"), Some((&http("http://e2"), ProtocolChoice::Auto)));
-        assert_eq!(find(&list, "a"), Some((&Target::Demo, ProtocolChoice::Auto)));
+        assert_eq!(find(&list, "e"), Some((&http("http://e2"), ProtocolChoice::Auto, &OAuthSettings::default())));
+        assert_eq!(find(&list, "a"), Some((&Target::Demo, ProtocolChoice::Auto, &OAuthSettings::default())));
     }
 
     #[test]
@@ -178,7 +187,7 @@ mod tests {
     fn a_pinned_revision_is_saved_imported_and_old_lists_speak_auto() {
         use crate::revision::Revision;
         let pinned = ProtocolChoice::Pinned(Revision::V2024_11_05);
-        let list = vec![("old".to_owned(), Target::Demo, pinned), auto("new", Target::Demo)];
+        let list = vec![("old".to_owned(), Target::Demo, pinned, OAuthSettings::default()), auto("new", Target::Demo)];
         let text = write(&list).unwrap();
         assert_eq!(text, r#"[["old",{"transport":"demo"},"2024-11-05"],["new",{"transport":"demo"}]]"#);
         assert_eq!(read(&text), list);
@@ -189,5 +198,25 @@ mod tests {
         let got = import(r#"{"mcpServers": {"s": {"url": "http://x/mcp", "protocolVersion": "2024-11-05"}}}"#).unwrap();
         assert_eq!(got.servers[0].2, pinned);
         assert!(got.problems.is_empty(), "protocolVersion is a key of ours: {:?}", got.problems);
+    }
+
+    #[test]
+    fn oauth_settings_are_saved_and_imported_but_never_a_secret() {
+        let text = r#"{"mcpServers": {"s": {"url": "http://x/mcp",
+            "oauth": {"clientId": "c1", "clientSecret": "SECRET-1", "scopes": ["mcp:tools", "profile"]}}}}"#;
+        let got = import(text).unwrap();
+        let oauth = OAuthSettings { client_id: Some("c1".into()), scopes: vec!["mcp:tools".into(), "profile".into()] };
+        assert_eq!(got.servers[0].3, oauth);
+        let stored = write(&got.servers).unwrap();
+        assert_eq!(
+            stored,
+            r#"[["s",{"transport":"auto","url":"http://x/mcp","headers":{}},"auto",{"client_id":"c1","scopes":["mcp:tools","profile"]}]]"#
+        );
+        assert!(!stored.contains("SECRET"));
+        assert_eq!(read(&stored), got.servers);
+        assert_eq!(find(&got.servers, "s").map(|f| f.2), Some(&oauth));
+        // Anything else in the settings (a token, say) loses the entry.
+        let bad = r#"[["s",{"transport":"demo"},"auto",{"client_id":"c1","access_token":"t"}]]"#;
+        assert!(read(bad).is_empty());
     }
 }

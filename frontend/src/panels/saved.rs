@@ -41,9 +41,7 @@ pub fn SavedServers() -> impl IntoView {
             Some(name) => store.offered.with_untracked(|o| {
                 o.iter().find(|s| s.name == name).map(|s| s.target.clone().map(|t| (t, s.protocol, s.oauth.clone())))
             }),
-            None => {
-                servers.with_untracked(|s| saved::find(s, &value).map(|(t, p)| Ok((t.clone(), p, Default::default()))))
-            }
+            None => servers.with_untracked(|s| saved::find(s, &value).map(|(t, p, o)| Ok((t.clone(), p, o.clone())))),
         };
         match target {
             Some(Ok((t, protocol, oauth))) => {
@@ -97,7 +95,7 @@ pub fn SavedServers() -> impl IntoView {
                             }).collect_view()}
                         </optgroup>
                     })}
-                    {move || servers.get().into_iter().map(|(name, t, protocol)| {
+                    {move || servers.get().into_iter().map(|(name, t, protocol, _)| {
                         let label = match protocol {
                             shared::revision::ProtocolChoice::Auto => format!("{name} ({})", t.transport()),
                             pinned => format!("{name} ({}, {})", t.transport(), pinned.as_str()),
