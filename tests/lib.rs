@@ -250,6 +250,19 @@ impl NodeServer {
         Self::spawn(cmd, port, script)
     }
 
+    /// `oauth_server.py`: an MCP server behind the Python SDK's own OAuth authorization
+    /// server, on one port, with an approval page (`#approve`).
+    pub fn python_oauth() -> Result<Self> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        let mut cmd = Command::new("python3");
+        cmd.arg(root().join("tests/servers/python/oauth_server.py"))
+            .args(["--port", &port.to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .stdin(Stdio::null());
+        Self::spawn(cmd, port, "oauth_server.py")
+    }
+
     fn spawn(mut cmd: Command, port: u16, what: &str) -> Result<Self> {
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         #[allow(clippy::disallowed_methods, reason = "tests start real servers")]
