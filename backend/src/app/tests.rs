@@ -17,6 +17,8 @@ async fn serve_relay(recording: Option<&'static str>, assets: PathBuf) -> (Strin
     let state = AppState {
         guard: guard.clone(),
         session: Arc::new(SessionConfig {
+            preset_oauth: Default::default(),
+            auth: Arc::new(crate::auth::Hub::for_relay("http://127.0.0.1:1/oauth/callback".into(), crate::auth::store::Store::in_memory())),
             preset: shared::relay::Target::Demo,
             preset_protocol: Default::default(),
             servers: Vec::new(),
