@@ -160,8 +160,14 @@ async fn on_client_message<Tx: Sink<String> + Unpin>(
             }
             let (events_tx, events) = event_queue(config.limits);
             let signing = crate::auth::Signing { hub: config.auth.clone(), settings: oauth };
-            let started =
-                Server::start(&target, &config.demo_command, config.limits, config.inherit_env, events_tx, Some(signing));
+            let started = Server::start(
+                &target,
+                &config.demo_command,
+                config.limits,
+                config.inherit_env,
+                events_tx,
+                Some(signing),
+            );
             match started {
                 Ok((server, event)) => {
                     tracing::info!(

@@ -14,11 +14,22 @@ use crate::conformance::{failures, scenario_at};
 const SCENARIOS: &[(&str, &[&str])] = &[
     (
         "auth/metadata-default",
-        &["prm-pathbased-requested", "authorization-request", "pkce-verifier-matches-challenge", "resource-parameter-matches-prm", "valid-bearer-token"],
+        &[
+            "prm-pathbased-requested",
+            "authorization-request",
+            "pkce-verifier-matches-challenge",
+            "resource-parameter-matches-prm",
+            "valid-bearer-token",
+        ],
     ),
     (
         "auth/metadata-var1",
-        &["prm-pathbased-requested", "authorization-server-metadata", "resource-parameter-matches-prm", "valid-bearer-token"],
+        &[
+            "prm-pathbased-requested",
+            "authorization-server-metadata",
+            "resource-parameter-matches-prm",
+            "valid-bearer-token",
+        ],
     ),
     ("auth/metadata-var2", &["authorization-server-metadata", "resource-parameter-matches-prm", "valid-bearer-token"]),
     ("auth/metadata-var3", &["authorization-server-metadata", "resource-parameter-matches-prm", "valid-bearer-token"]),

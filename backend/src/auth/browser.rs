@@ -3,6 +3,8 @@
 //! for the URL, else the URL appended), else the system's opener. A test stands in for a
 //! person by pointing `$BROWSER` at a script that follows the URL.
 
+#![allow(clippy::print_stderr, reason = "a headless command's message to the person")]
+
 use std::process::{Command, Stdio};
 
 /// Tries each way to open `url` until one starts; says so when none does.

@@ -87,7 +87,8 @@ impl Exchanges {
         basic: Option<Basic<'_>>,
     ) -> Result<Answer, String> {
         let body = form(fields);
-        let mut shown = form(&fields.iter().map(|(k, v)| (*k, if is_secret(k) { MASK } else { v })).collect::<Vec<_>>());
+        let mut shown =
+            form(&fields.iter().map(|(k, v)| (*k, if is_secret(k) { MASK } else { v })).collect::<Vec<_>>());
         let mut req = self
             .client
             .post(url)

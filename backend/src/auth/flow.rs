@@ -159,8 +159,10 @@ impl Authorizer {
         match result {
             Ok(()) => Ok(()),
             Err(f) => {
-                self.tell(RelayEvent::Auth { auth: AuthState::Failed { step: f.step.into(), message: f.message.clone() } })
-                    .await;
+                self.tell(RelayEvent::Auth {
+                    auth: AuthState::Failed { step: f.step.into(), message: f.message.clone() },
+                })
+                .await;
                 Err(format!("signing in failed at {}: {}", f.step, f.message))
             }
         }
@@ -168,7 +170,8 @@ impl Authorizer {
 
     async fn unauthorized(&self, flow: &mut FlowState, ch: &Challenge, used: Option<&str>) -> Result<(), Failure> {
         if let Some(used) = used {
-            let can_refresh = self.current.lock().expect("auth lock").as_ref().is_some_and(|s| s.tokens.refresh_token.is_some());
+            let can_refresh =
+                self.current.lock().expect("auth lock").as_ref().is_some_and(|s| s.tokens.refresh_token.is_some());
             if can_refresh && flow.refreshed.as_deref() != Some(used) && self.refresh(flow).await.is_ok() {
                 return Ok(());
             }
@@ -186,10 +189,12 @@ impl Authorizer {
 
     async fn step_up(&self, flow: &mut FlowState, ch: &Challenge) -> Result<(), Failure> {
         if !ch.insufficient_scope() {
-            let why = ch.error_description.as_deref().or(ch.error.as_deref()).map(|d| format!(": {d}")).unwrap_or_default();
+            let why =
+                ch.error_description.as_deref().or(ch.error.as_deref()).map(|d| format!(": {d}")).unwrap_or_default();
             return Err(Failure::new("authorization", format!("the server refused access (HTTP 403){why}")));
         }
-        let granted = self.current.lock().expect("auth lock").as_ref().map(|s| s.tokens.scopes.clone()).unwrap_or_default();
+        let granted =
+            self.current.lock().expect("auth lock").as_ref().map(|s| s.tokens.scopes.clone()).unwrap_or_default();
         let had = union(&flow.requested, &granted);
         let wanted = union(&had, &ch.scopes());
         if wanted.len() == had.len() || flow.step_ups >= MAX_STEP_UPS {
@@ -215,7 +220,10 @@ impl Authorizer {
         {
             return Err(Failure::new(
                 "discovery",
-                format!("the server's metadata names the resource {}, which is not this server ({})", p.resource, self.server),
+                format!(
+                    "the server's metadata names the resource {}, which is not this server ({})",
+                    p.resource, self.server
+                ),
             ));
         }
         let issuer = match &prm {
@@ -240,7 +248,8 @@ impl Authorizer {
         self.step("registration").await;
         let redirect = self.hub.redirect_uri().await.map_err(|e| Failure::new("registration", e))?;
         let client =
-            register::client(&self.hub, &self.x, &self.server, &meta, &redirect, self.settings.client_id.as_deref()).await?;
+            register::client(&self.hub, &self.x, &self.server, &meta, &redirect, self.settings.client_id.as_deref())
+                .await?;
         let mut scopes = scopes.unwrap_or_else(|| {
             if !self.settings.scopes.is_empty() {
                 self.settings.scopes.clone()
@@ -250,7 +259,8 @@ impl Authorizer {
                 prm.as_ref().map(|p| p.scopes_supported.clone()).unwrap_or_default()
             }
         });
-        if meta.scopes_supported.iter().any(|s| s == "offline_access") && !scopes.iter().any(|s| s == "offline_access") {
+        if meta.scopes_supported.iter().any(|s| s == "offline_access") && !scopes.iter().any(|s| s == "offline_access")
+        {
             scopes.push("offline_access".into());
         }
         let resource = prm.map(|p| p.resource).unwrap_or_else(|| self.server.clone());
@@ -463,7 +473,10 @@ impl Authorizer {
                     if meta.issuer != issuer {
                         return Err(Failure::new(
                             "metadata",
-                            format!("the metadata at {url} names issuer {}, not {issuer} (RFC 8414): refused", meta.issuer),
+                            format!(
+                                "the metadata at {url} names issuer {}, not {issuer} (RFC 8414): refused",
+                                meta.issuer
+                            ),
                         ));
                     }
                     return Ok(meta);

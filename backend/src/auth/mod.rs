@@ -107,9 +107,7 @@ impl Hub {
     async fn redirect_uri(&self) -> Result<String, String> {
         match &self.redirect {
             Redirect::Fixed(uri) => Ok(uri.clone()),
-            Redirect::Loopback(cell) => {
-                cell.get_or_try_init(|| callback::listen(self.pending.clone())).await.cloned()
-            }
+            Redirect::Loopback(cell) => cell.get_or_try_init(|| callback::listen(self.pending.clone())).await.cloned(),
         }
     }
 

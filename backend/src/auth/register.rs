@@ -75,7 +75,11 @@ pub(super) async fn client(
     if !answer.ok() {
         return Err(Failure::new(
             "registration",
-            format!("the authorization server refused to register the playground (HTTP {}){}", answer.status, said(&answer.body)),
+            format!(
+                "the authorization server refused to register the playground (HTTP {}){}",
+                answer.status,
+                said(&answer.body)
+            ),
         ));
     }
     let v = answer.json().unwrap_or_default();

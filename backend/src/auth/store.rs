@@ -68,7 +68,9 @@ impl Store {
     pub fn remembered(file: PathBuf) -> Result<Self, String> {
         let saved = match std::fs::read_to_string(&file) {
             Ok(text) => {
-                serde_json::from_str::<File>(&text).map_err(|e| format!("{} is not a token file: {e}", file.display()))?.signed_in
+                serde_json::from_str::<File>(&text)
+                    .map_err(|e| format!("{} is not a token file: {e}", file.display()))?
+                    .signed_in
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
             Err(e) => return Err(format!("cannot read {}: {e}", file.display())),
@@ -165,9 +167,8 @@ fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// Where `--remember` keeps tokens: `$XDG_STATE_HOME/mcp-playground/tokens.json`, else
 /// `~/.local/state/mcp-playground/tokens.json`.
 pub fn default_file() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_STATE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".local/state")))?;
+    let base = std::env::var_os("XDG_STATE_HOME").filter(|v| !v.is_empty()).map(PathBuf::from).or_else(|| {
+        std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".local/state"))
+    })?;
     Some(base.join("mcp-playground").join("tokens.json"))
 }

@@ -45,8 +45,9 @@ impl AuthArgs {
     /// `mcpServers` file). `redirect` is the relay's callback; none for a headless command.
     pub fn hub(&self, redirect: Option<String>, secrets: Vec<(String, String, String)>) -> anyhow::Result<Hub> {
         let store = if self.remember {
-            let file = store::default_file()
-                .ok_or_else(|| anyhow::anyhow!("--remember: neither XDG_STATE_HOME nor HOME says where to keep tokens"))?;
+            let file = store::default_file().ok_or_else(|| {
+                anyhow::anyhow!("--remember: neither XDG_STATE_HOME nor HOME says where to keep tokens")
+            })?;
             store::Store::remembered(file).map_err(|e| anyhow::anyhow!("--remember: {e}"))?
         } else {
             store::Store::in_memory()

@@ -253,10 +253,15 @@ impl Driver {
             return self.relay_event(RelayEvent::Closed { reason });
         }
         let exited = matches!(event, UpstreamEvent::Relay { event: RelayEvent::Exited { .. }, .. });
-        if let UpstreamEvent::Relay { event: RelayEvent::Auth { auth: shared::relay::AuthState::Approve { url, .. } }, .. } =
-            &event
+        if let UpstreamEvent::Relay {
+            event: RelayEvent::Auth { auth: shared::relay::AuthState::Approve { url, .. } },
+            ..
+        } = &event
         {
-            eprintln!("sign in: approve access at {url}");
+            #[allow(clippy::print_stderr, reason = "the command line's person must open it")]
+            {
+                eprintln!("sign in: approve access at {url}");
+            }
             crate::auth::browser::open(url);
         }
         self.feed(event.into_server_msg());

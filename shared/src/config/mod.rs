@@ -45,8 +45,20 @@ impl ConfigError {
 
 /// Keys this reader acts on, and keys of other tools that change nothing about how a
 /// server is reached (so they are ignored without a warning).
-const KNOWN: &[&str] =
-    &["command", "args", "env", "cwd", "type", "transport", "url", "headers", "protocolVersion", "disabled", "timeout", "oauth"];
+const KNOWN: &[&str] = &[
+    "command",
+    "args",
+    "env",
+    "cwd",
+    "type",
+    "transport",
+    "url",
+    "headers",
+    "protocolVersion",
+    "disabled",
+    "timeout",
+    "oauth",
+];
 
 /// A whole `mcpServers` file.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -211,10 +211,9 @@ impl ClientMsg {
         let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
         let mut f = Fields::new("page message", value)?;
         let msg = match f.string("type")?.as_str() {
-            "connect" => ClientMsg::Connect {
-                target: Target::read(f.need("target")?)?,
-                oauth: read_oauth(f.take("oauth"))?,
-            },
+            "connect" => {
+                ClientMsg::Connect { target: Target::read(f.need("target")?)?, oauth: read_oauth(f.take("oauth"))? }
+            }
             "send" => ClientMsg::Send { frame: f.string("frame")? },
             "disconnect" => ClientMsg::Disconnect,
             "sign_out" => ClientMsg::SignOut,

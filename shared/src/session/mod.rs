@@ -390,7 +390,15 @@ impl Session {
     pub fn receive(&mut self, msg: ServerMsg, now_ms: f64) {
         match msg {
             ServerMsg::Hello {
-                relay_version, preset, preset_protocol, preset_oauth, limits, servers, recording, playback, ..
+                relay_version,
+                preset,
+                preset_protocol,
+                preset_oauth,
+                limits,
+                servers,
+                recording,
+                playback,
+                ..
             } => {
                 self.relay = Some(RelayInfo {
                     version: relay_version,

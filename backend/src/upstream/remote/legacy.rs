@@ -46,8 +46,7 @@ pub(super) async fn stream(ctx: Ctx) {
 /// POSTs one frame to the endpoint; its answer, if any, comes on the stream. The next frame
 /// waits for the status (`hold`).
 pub(super) async fn post(ctx: Ctx, endpoint: url::Url, frame: String, request_id: Option<Value>, hold: Hold) {
-    let req =
-        ctx.authorized(ctx.client.post(endpoint)).header(CONTENT_TYPE, "application/json").body(frame);
+    let req = ctx.authorized(ctx.client.post(endpoint)).header(CONTENT_TYPE, "application/json").body(frame);
     let mut hold = Some(hold);
     let resp = ctx.send_holding(req, &mut hold, true).await;
     drop(hold);

@@ -353,7 +353,9 @@ fn describe_status(resp: &reqwest::Response) -> String {
         message.push_str(&format!(" (WWW-Authenticate: {auth})"));
     }
     if status == reqwest::StatusCode::UNAUTHORIZED || status == reqwest::StatusCode::FORBIDDEN {
-        message.push_str(": the server wants a sign-in the relay could not do; an Authorization header may be given instead");
+        message.push_str(
+            ": the server wants a sign-in the relay could not do; an Authorization header may be given instead",
+        );
     }
     message
 }
