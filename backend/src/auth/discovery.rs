@@ -69,21 +69,6 @@ impl ServerMeta {
             client_id_metadata_document_supported: v["client_id_metadata_document_supported"] == Value::Bool(true),
         })
     }
-
-    /// The endpoints a 2025-03-26 server without metadata has at its origin.
-    pub fn defaults(origin: &str) -> Self {
-        Self {
-            issuer: origin.to_owned(),
-            authorization_endpoint: format!("{origin}/authorize"),
-            token_endpoint: format!("{origin}/token"),
-            registration_endpoint: Some(format!("{origin}/register")),
-            scopes_supported: Vec::new(),
-            token_endpoint_auth_methods_supported: Vec::new(),
-            code_challenge_methods_supported: None,
-            iss_parameter_supported: false,
-            client_id_metadata_document_supported: false,
-        }
-    }
 }
 
 /// `scheme://host[:port]` and the path without its trailing `/`.

@@ -163,7 +163,8 @@ impl Authorizer {
                     auth: AuthState::Failed { step: f.step.into(), message: f.message.clone() },
                 })
                 .await;
-                Err(format!("signing in failed at {}: {}", f.step, f.message))
+                let www = www.map(|w| format!(", WWW-Authenticate: {w}")).unwrap_or_default();
+                Err(format!("signing in failed at {}: {} (the server answered HTTP {status}{www})", f.step, f.message))
             }
         }
     }
@@ -461,9 +462,9 @@ impl Authorizer {
         Ok(None)
     }
 
-    /// The authorization server's metadata, its `issuer` checked (RFC 8414 §3.3); a server
-    /// without any (only with `legacy`) gets the 2025-03-26 default endpoints.
-    async fn server_meta(&self, issuer: &str, legacy: bool) -> Result<ServerMeta, Failure> {
+    /// The authorization server's metadata, its `issuer` checked (RFC 8414 §3.3). `guessed`:
+    /// the issuer is the MCP server's origin, as a server without resource metadata implies.
+    async fn server_meta(&self, issuer: &str, guessed: bool) -> Result<ServerMeta, Failure> {
         let urls = discovery::server_meta_urls(issuer).map_err(|e| Failure::new("metadata", e))?;
         for url in &urls {
             match self.x.get("server metadata", url).await {
@@ -484,8 +485,11 @@ impl Authorizer {
                 _ => continue,
             }
         }
-        if legacy {
-            return Ok(ServerMeta::defaults(issuer));
+        if guessed {
+            return Err(Failure::new(
+                "discovery",
+                "the server publishes no OAuth metadata (RFC 9728 or RFC 8414), so there is nothing to sign in to: it wants a token given another way, in an Authorization header",
+            ));
         }
         Err(Failure::new("metadata", format!("no authorization server metadata at {}", urls.join(" or "))))
     }
