@@ -37,6 +37,11 @@ struct Serving {
     recording: Option<Bytes>,
     /// How much of the relay's environment servers see.
     inherit: Inherit,
+    /// The preset's OAuth client id and scopes.
+    oauth: shared::relay::OAuthSettings,
+    /// The OAuth options (store, client secrets).
+    auth: crate::cli::AuthArgs,
+    secrets: Vec<(String, String, String)>,
 }
 
 /// The playground: binds and serves until Ctrl-C or SIGTERM. `announce` receives the URL
@@ -56,6 +61,9 @@ pub async fn run(args: RunArgs, announce: impl FnOnce(&str)) -> anyhow::Result<(
         record_dir: args.record,
         recording: None,
         inherit: args.server.inherit(),
+        oauth: offer.oauth,
+        auth: args.server.auth.clone(),
+        secrets: offer.secrets,
     };
     serve(args.listen, serving, announce).await
 }
@@ -71,6 +79,9 @@ pub async fn play(args: PlayArgs, announce: impl FnOnce(&str)) -> anyhow::Result
         record_dir: None,
         recording: Some(Bytes::from(text)),
         inherit: Inherit::Minimal,
+        oauth: Default::default(),
+        auth: Default::default(),
+        secrets: Vec::new(),
     };
     serve(args.listen, serving, announce).await
 }
@@ -112,6 +123,13 @@ async fn serve(args: ListenArgs, serving: Serving, announce: impl FnOnce(&str)) 
     }
     let guard = Arc::new(Guard::new(token.clone(), &args.host, addr.port()));
     let exe = std::env::current_exe()?.to_string_lossy().into_owned();
+    let shown_host = if addr.ip().is_ipv6() { format!("[{}]", addr.ip()) } else { addr.ip().to_string() };
+    // The authorization server sends the person back here, to the address the page is on.
+    let callback = format!("http://{shown_host}:{}{}", addr.port(), crate::app::OAUTH_CALLBACK);
+    let hub = Arc::new(serving.auth.hub(Some(callback), serving.secrets)?);
+    if let Some(file) = hub.store.file() {
+        tracing::info!(file = %file.display(), "OAuth tokens are remembered");
+    }
     let session = Arc::new(SessionConfig {
         preset: serving.preset,
         preset_protocol: serving.preset_protocol,
@@ -121,6 +139,8 @@ async fn serve(args: ListenArgs, serving: Serving, announce: impl FnOnce(&str)) 
         record_dir: serving.record_dir,
         playback: serving.recording.is_some(),
         inherit_env: serving.inherit,
+        preset_oauth: serving.oauth,
+        auth: hub,
     });
     let (stop, shutdown) = watch::channel(false);
     let state = AppState {
@@ -131,7 +151,6 @@ async fn serve(args: ListenArgs, serving: Serving, announce: impl FnOnce(&str)) 
         shutdown,
         recording: serving.recording,
     };
-    let shown_host = if addr.ip().is_ipv6() { format!("[{}]", addr.ip()) } else { addr.ip().to_string() };
     // Encoded as the page will send it back: a token may hold `/`, `+`, `&` or spaces.
     let query: String = url::form_urlencoded::Serializer::new(String::new()).append_pair("token", &token).finish();
     let url = format!("http://{shown_host}:{}/?{query}", addr.port());

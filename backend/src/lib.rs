@@ -2,6 +2,7 @@
 //! serves the page and bridges it to MCP servers, and the built-in demo server.
 
 pub mod app;
+pub mod auth;
 pub mod cli;
 pub mod demo;
 pub mod framing;

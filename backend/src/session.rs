@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use shared::recording::{Header, Recorder};
-use shared::relay::{ClientMsg, ConfiguredServer, Limits, RELAY_PROTOCOL, RelayEvent, ServerMsg, Target};
+use shared::relay::{
+    AuthState, ClientMsg, ConfiguredServer, Limits, OAuthSettings, RELAY_PROTOCOL, RelayEvent, ServerMsg, Target,
+};
 use shared::revision::ProtocolChoice;
 use tokio::sync::watch;
 
@@ -37,11 +39,17 @@ pub struct SessionConfig {
     pub playback: bool,
     /// How much of the relay's environment a server process sees (`--inherit-env`).
     pub inherit_env: Inherit,
+    /// The client id and scopes chosen for the preset (`--client-id`, `--scope`).
+    pub preset_oauth: OAuthSettings,
+    /// The run's OAuth sign-ins: tokens, callbacks waiting, client secrets.
+    pub auth: Arc<crate::auth::Hub>,
 }
 
 struct Upstream {
     server: Server,
     events: EventReceiver,
+    /// A remote server's URL (whose tokens a sign-out forgets).
+    url: Option<String>,
 }
 
 /// Runs a session until the page goes away or the relay shuts down; the upstream server,
@@ -52,7 +60,7 @@ where
     Rx: Stream<Item = String> + Unpin,
 {
     let hello = ServerMsg::Hello {
-        preset_oauth: Default::default(),
+        preset_oauth: config.preset_oauth.clone(),
         protocol: RELAY_PROTOCOL,
         relay_version: env!("CARGO_PKG_VERSION").into(),
         preset: config.preset.clone(),
@@ -146,12 +154,20 @@ async fn on_client_message<Tx: Sink<String> + Unpin>(
         ClientMsg::Connect { .. } if upstream.is_some() => {
             out.event(RelayEvent::Error { message: "already connected: disconnect first".into() }).await;
         }
-        ClientMsg::Connect { target, oauth: _ } => {
+        ClientMsg::Connect { target, oauth } => {
             if let Some(dir) = &config.record_dir {
                 out.start_recording(dir, &target);
             }
             let (events_tx, events) = event_queue(config.limits);
-            let started = Server::start(&target, &config.demo_command, config.limits, config.inherit_env, events_tx);
+            let signing = crate::auth::Signing { hub: config.auth.clone(), settings: oauth };
+            let started = Server::start(
+                &target,
+                &config.demo_command,
+                config.limits,
+                config.inherit_env,
+                events_tx,
+                Some(signing),
+            );
             match started {
                 Ok((server, event)) => {
                     tracing::info!(
@@ -160,7 +176,7 @@ async fn on_client_message<Tx: Sink<String> + Unpin>(
                         "server started"
                     );
                     out.event(event).await;
-                    *upstream = Some(Upstream { server, events });
+                    *upstream = Some(Upstream { server, events, url: target.url().map(str::to_owned) });
                 }
                 Err(message) => {
                     tracing::warn!(%message, "server did not start");
@@ -178,7 +194,18 @@ async fn on_client_message<Tx: Sink<String> + Unpin>(
             None => out.event(RelayEvent::Error { message: "not connected: the message was not sent".into() }).await,
         },
         ClientMsg::SignOut => {
-            out.event(RelayEvent::Error { message: "sign out: not yet".into() }).await;
+            let url = upstream.as_ref().and_then(|u| u.url.clone());
+            if let Some(url) = &url {
+                config.auth.sign_out(url);
+            }
+            if let Some(mut u) = upstream.take() {
+                u.server.shutdown().await;
+                while let Some((event, _share)) = u.events.try_recv() {
+                    out.forward(event).await;
+                }
+            }
+            out.event(RelayEvent::Auth { auth: AuthState::SignedOut }).await;
+            close(None, "signed out", out).await;
         }
         ClientMsg::Disconnect => match upstream.take() {
             Some(mut u) => {

@@ -25,7 +25,7 @@ fn scenario_tolerating(name: &str, command: &str, tolerated: impl Fn(&Value) -> 
 }
 
 /// [`scenario_tolerating`] at a revision of the suite's choosing (`--spec-version`).
-fn scenario_at(
+pub fn scenario_at(
     name: &str,
     command: &str,
     revision: Option<&str>,
@@ -36,7 +36,8 @@ fn scenario_at(
     let suite = servers.join("node_modules/@modelcontextprotocol/conformance/dist/index.js");
     ensure!(suite.is_file() && node.is_file(), "the conformance suite is not installed: run `cargo xtask test`");
     let at = revision.unwrap_or("default");
-    let out_dir = std::env::temp_dir().join(format!("mcp-playground-conformance-{name}-{at}-{}", std::process::id()));
+    let dir_name = format!("mcp-playground-conformance-{}-{at}-{}", name.replace('/', "-"), std::process::id());
+    let out_dir = std::env::temp_dir().join(dir_name);
     let _ = std::fs::remove_dir_all(&out_dir);
     std::fs::create_dir_all(&out_dir)?;
     let mut cmd = Command::new(&node);
@@ -64,11 +65,18 @@ fn scenario_at(
     Ok(checks)
 }
 
+/// The suite's `checks.json`, in a folder per scenario (`auth/…` scenarios one deeper).
 fn find_checks(results: &Path) -> Result<Vec<Value>> {
     for entry in std::fs::read_dir(results)? {
-        let file = entry?.path().join("checks.json");
+        let dir = entry?.path();
+        let file = dir.join("checks.json");
         if file.is_file() {
             return Ok(serde_json::from_str(&std::fs::read_to_string(file)?)?);
+        }
+        if dir.is_dir()
+            && let Ok(checks) = find_checks(&dir)
+        {
+            return Ok(checks);
         }
     }
     anyhow::bail!("no checks.json under {}", results.display())

@@ -8,6 +8,7 @@ mod calls;
 mod cli;
 mod config;
 mod conformance;
+mod conformance_auth;
 mod demo;
 mod environment;
 mod everything;

@@ -52,6 +52,27 @@ print("\n".join(t["name"] for t in json.load(sys.stdin)["tools"]))'); do
       "$bin" call "$tool" --json --no-validate --args '{"region": "us-west1"}' "$url" > /dev/null
     done
     ;;
+  auth/*)
+    # One process signs in, lists and calls the tool, at the revision the suite names;
+    # follow_url.sh stands in for the person approving.
+    BROWSER="$(dirname "$0")/follow_url.sh"
+    export BROWSER
+    case "$MCP_CONFORMANCE_SCENARIO" in
+      auth/pre-registration)
+        client_id=$(printf '%s' "$MCP_CONFORMANCE_CONTEXT" | python3 -c 'import json, sys; print(json.load(sys.stdin)["client_id"])')
+        MCP_PLAYGROUND_CLIENT_SECRET=$(printf '%s' "$MCP_CONFORMANCE_CONTEXT" | python3 -c 'import json, sys; print(json.load(sys.stdin)["client_secret"])')
+        export MCP_PLAYGROUND_CLIENT_SECRET
+        set -- --client-id "$client_id" "$url"
+        ;;
+      auth/basic-cimd)
+        set -- --client-metadata-url https://conformance-test.local/client-metadata.json "$url"
+        ;;
+      *)
+        set -- "$url"
+        ;;
+    esac
+    exec "$bin" call test-tool --json --protocol "${MCP_CONFORMANCE_PROTOCOL_VERSION:-2025-11-25}" "$@"
+    ;;
   *)
     echo "conformance_client.sh: no steps for scenario ${MCP_CONFORMANCE_SCENARIO:-(none)}" >&2
     exit 2

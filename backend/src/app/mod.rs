@@ -38,6 +38,10 @@ pub struct AppState {
     pub recording: Option<Bytes>,
 }
 
+/// Where authorization servers send the person back after a sign-in (see
+/// [`crate::auth::callback`]: guarded by the Host check and the sign-in's one-time `state`).
+pub const OAUTH_CALLBACK: &str = "/oauth/callback";
+
 /// Sessions one relay serves at once.
 pub const MAX_SESSIONS: usize = 32;
 
@@ -56,7 +60,10 @@ pub fn router(state: AppState) -> Router {
         Router::new().fallback(not_built)
     };
     let guard = state.guard.clone();
+    let callback =
+        Router::new().route(OAUTH_CALLBACK, get(crate::auth::callback::route)).with_state(state.session.auth.pending());
     api.with_state(state)
+        .merge(callback)
         .merge(page)
         // `/` trades the token for the session cookie; it runs after the site check.
         .layer(middleware::from_fn_with_state(guard.clone(), guard::door))

@@ -17,6 +17,11 @@ async fn serve_relay(recording: Option<&'static str>, assets: PathBuf) -> (Strin
     let state = AppState {
         guard: guard.clone(),
         session: Arc::new(SessionConfig {
+            preset_oauth: Default::default(),
+            auth: Arc::new(crate::auth::Hub::for_relay(
+                "http://127.0.0.1:1/oauth/callback".into(),
+                crate::auth::store::Store::in_memory(),
+            )),
             preset: shared::relay::Target::Demo,
             preset_protocol: Default::default(),
             servers: Vec::new(),
@@ -194,4 +199,20 @@ async fn without_a_recording_there_is_nothing_to_fetch() {
     let answer = client.get(format!("{base}/api/recording?token=T")).send().await.unwrap();
     assert_eq!(answer.status(), 404);
     assert_eq!(client.get(format!("{base}/api/recording")).send().await.unwrap().status(), 401);
+}
+
+#[tokio::test]
+async fn the_oauth_callback_needs_no_cookie_but_a_known_state_and_this_relays_host() {
+    let (base, _) = relay_with_page("oauth-callback").await;
+    let answer = client().get(format!("{base}/oauth/callback?code=c&state=unknown")).send().await.unwrap();
+    assert_eq!(answer.status(), 400, "a state no sign-in waits for is refused");
+    let page = answer.text().await.unwrap();
+    assert!(page.contains("not expected") && !page.contains("unknown"), "nothing of the request is repeated: {page}");
+    let foreign = client()
+        .get(format!("{base}/oauth/callback?code=c&state=unknown"))
+        .header("host", "evil.example:80")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(foreign.status(), 403, "a foreign Host is refused as on every route");
 }

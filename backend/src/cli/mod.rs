@@ -7,8 +7,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+mod auth;
 mod server;
 
+pub use auth::AuthArgs;
 pub use server::{Offer, ServerArgs};
 
 #[derive(Debug, Parser)]

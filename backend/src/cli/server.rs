@@ -11,7 +11,7 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, CommandFactory};
 use shared::cmdline::{self, InputError};
 use shared::config::{self, Config, Env};
-use shared::relay::{ConfiguredServer, Target, Transport};
+use shared::relay::{ConfiguredServer, OAuthSettings, Target, Transport};
 use shared::revision::ProtocolChoice;
 
 use crate::upstream::process::Inherit;
@@ -58,6 +58,8 @@ pub struct ServerArgs {
     // first word is read, `trailing_var_arg` keeps every later word, `-x` ones too.
     #[arg(value_name = "SERVER", trailing_var_arg = true)]
     pub server: Vec<String>,
+    #[command(flatten)]
+    pub auth: super::auth::AuthArgs,
 }
 
 /// What the playground offers the page: the server to preselect (the demo when `None`)
@@ -69,6 +71,10 @@ pub struct Offer {
     /// `None` when neither says (auto, or what a recording asked for).
     pub protocol: Option<ProtocolChoice>,
     pub servers: Vec<ConfiguredServer>,
+    /// The client id and scopes to sign in to the preset with (the options over its entry's).
+    pub oauth: OAuthSettings,
+    /// Every client secret of the file: server URL, client id, secret.
+    pub secrets: Vec<(String, String, String)>,
 }
 
 /// `--transport`: the kinds a person can ask for (`auto` is what a URL alone means).
@@ -95,6 +101,12 @@ impl ServerArgs {
         Ok((offer.preset, offer.protocol))
     }
 
+    /// The server named, as a headless command uses it: [`target`](Self::target) with the
+    /// revision, the OAuth settings and the client secrets of the file.
+    pub fn command_offer(&self) -> anyhow::Result<Offer> {
+        self.resolve(&process_env, false)
+    }
+
     /// The playground's choice: like [`target`](Self::target), except that a file with
     /// several servers and no `--server` preselects nothing and offers them all.
     pub fn offer(&self) -> anyhow::Result<Offer> {
@@ -102,18 +114,27 @@ impl ServerArgs {
     }
 
     fn resolve(&self, env: Env<'_>, several_ok: bool) -> anyhow::Result<Offer> {
-        let (named, servers, entry_protocol) = match &self.config {
+        let (named, servers, entry_protocol, entry_oauth, secrets) = match &self.config {
             Some(file) => {
                 let config = load(file, env)?;
                 let named = self.pick(file, &config, several_ok)?;
                 let picked = named.as_ref().and_then(|_| {
                     let name = self.server_name.as_deref().or(config.names().first().copied())?;
-                    config.servers.iter().find(|e| e.name == name).map(|e| e.protocol)
+                    config.servers.iter().find(|e| e.name == name)
                 });
-                let protocol = picked.filter(|p| *p != ProtocolChoice::Auto);
-                (named, config.servers.iter().map(|e| e.offered()).collect(), protocol)
+                let protocol = picked.map(|e| e.protocol).filter(|p| *p != ProtocolChoice::Auto);
+                let oauth = picked.map(|e| e.oauth.clone()).unwrap_or_default();
+                let secrets = config
+                    .servers
+                    .iter()
+                    .filter_map(|e| {
+                        let url = e.target.as_ref().ok()?.url()?.to_owned();
+                        Some((url, e.oauth.client_id.clone()?, e.client_secret.clone()?))
+                    })
+                    .collect();
+                (named, config.servers.iter().map(|e| e.offered()).collect(), protocol, oauth, secrets)
             }
-            None => (self.named()?, Vec::new(), None),
+            None => (self.named()?, Vec::new(), None, OAuthSettings::default(), Vec::new()),
         };
         let preset = match named {
             Some((target, who)) => Some(self.adjust(target, &who)?),
@@ -122,7 +143,8 @@ impl ServerArgs {
                 None
             }
         };
-        Ok(Offer { preset, protocol: self.protocol.or(entry_protocol), servers })
+        let oauth = self.auth.settings(&entry_oauth);
+        Ok(Offer { preset, protocol: self.protocol.or(entry_protocol), servers, oauth, secrets })
     }
 
     /// The server of `--config`, with how errors name it.

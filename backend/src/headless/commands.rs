@@ -222,6 +222,13 @@ async fn connected(server: &ServerArgs, out: &Output) -> Option<Driver> {
     let (target, protocol) = target_of(server)?;
     let protocol = protocol.unwrap_or_default();
     let mut d = driver(server.inherit())?;
+    match signing(server) {
+        Ok(s) => d.sign_in_with(s),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            return None;
+        }
+    }
     if let Some(path) = &out.record {
         let mut header = Header::new(Recorder::Cli, env!("CARGO_PKG_VERSION"), &target, now_ms());
         header.protocol = protocol;
@@ -270,6 +277,14 @@ pub(super) fn target_of(server: &ServerArgs) -> Option<(Target, Option<ProtocolC
             None
         }
     }
+}
+
+/// How a headless command signs in: the OAuth options over the named entry's, its own
+/// callback port.
+pub(super) fn signing(server: &ServerArgs) -> anyhow::Result<crate::auth::Signing> {
+    let offer = server.command_offer()?;
+    let hub = server.auth.hub(None, offer.secrets)?;
+    Ok(crate::auth::Signing { hub: std::sync::Arc::new(hub), settings: offer.oauth })
 }
 
 /// A driver with the relay's limits, this program standing in as the demo server, its

@@ -57,6 +57,8 @@ pub struct Driver {
     recording: Option<RecordFile>,
     /// What the server's requests of the user get (`--answers FILE`, else a refusal).
     answers: Answers,
+    /// How to sign in when a remote server asks for OAuth.
+    signing: Option<crate::auth::Signing>,
 }
 
 impl Driver {
@@ -71,7 +73,14 @@ impl Driver {
             watch: Box::new(|_, _| {}),
             recording: None,
             answers: Answers::default(),
+            signing: None,
         }
+    }
+
+    /// Signs in with `signing` when a remote server asks for OAuth: the approval page is
+    /// printed and opened (`$BROWSER`, else the system's opener).
+    pub fn sign_in_with(&mut self, signing: crate::auth::Signing) {
+        self.signing = Some(signing);
     }
 
     /// Answers the server's requests of the user from `answers`, and offers its roots.
@@ -141,7 +150,12 @@ impl Driver {
                 None => {
                     let now = self.now_ms();
                     self.session.tick(now);
-                    if quiet_since.elapsed() >= patience && !self.session.call().is_pending() {
+                    // A person approving a sign-in takes as long as it takes (the flow has its own limit).
+                    let approving = matches!(
+                        self.session.auth(),
+                        Some(shared::relay::AuthState::SigningIn { .. } | shared::relay::AuthState::Approve { .. })
+                    );
+                    if quiet_since.elapsed() >= patience && !self.session.call().is_pending() && !approving {
                         return Err(Stop::TimedOut(patience));
                     }
                 }
@@ -188,12 +202,16 @@ impl Driver {
 
     async fn carry(&mut self, msg: ClientMsg) {
         match msg {
-            ClientMsg::Connect { target, oauth: _ } => {
+            ClientMsg::Connect { target, oauth } => {
                 if let Some((server, _)) = self.server.take() {
                     server.shutdown().await;
                 }
                 let (tx, rx) = event_queue(self.limits);
-                match Server::start(&target, &self.demo_command, self.limits, self.inherit, tx) {
+                let signing = self.signing.clone().map(|s| crate::auth::Signing {
+                    settings: if oauth.is_empty() { s.settings } else { oauth },
+                    hub: s.hub,
+                });
+                match Server::start(&target, &self.demo_command, self.limits, self.inherit, tx, signing) {
                     Ok((server, started)) => {
                         self.server = Some((server, rx));
                         self.relay_event(started);
@@ -235,6 +253,17 @@ impl Driver {
             return self.relay_event(RelayEvent::Closed { reason });
         }
         let exited = matches!(event, UpstreamEvent::Relay { event: RelayEvent::Exited { .. }, .. });
+        if let UpstreamEvent::Relay {
+            event: RelayEvent::Auth { auth: shared::relay::AuthState::Approve { url, .. } },
+            ..
+        } = &event
+        {
+            #[allow(clippy::print_stderr, reason = "the command line's person must open it")]
+            {
+                eprintln!("sign in: approve access at {url}");
+            }
+            crate::auth::browser::open(url);
+        }
         self.feed(event.into_server_msg());
         if exited {
             // As the relay does: what is left is reported, the process group is killed.

@@ -117,6 +117,13 @@ fn allow_fn(allow_writes: bool, live: Vec<Tool>, recorded: Vec<Tool>) -> impl Fn
 async fn connected(args: &ReplayArgs, recorded: ProtocolChoice) -> Option<Driver> {
     let (target, protocol) = super::commands::target_of(&args.server)?;
     let mut d = super::commands::driver(args.server.inherit())?;
+    match super::commands::signing(&args.server) {
+        Ok(s) => d.sign_in_with(s),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            return None;
+        }
+    }
     let protocol = protocol.unwrap_or(recorded);
     match d.connect(target, protocol, Duration::from_secs_f64(args.timeout_s)).await {
         Ok(()) => {

@@ -34,6 +34,11 @@ fn start_with(record_dir: Option<std::path::PathBuf>, socket: usize) -> Page {
         Ok::<_, ()>(s)
     }));
     let config = Arc::new(SessionConfig {
+        preset_oauth: Default::default(),
+        auth: Arc::new(crate::auth::Hub::for_relay(
+            "http://127.0.0.1:1/oauth/callback".into(),
+            crate::auth::store::Store::in_memory(),
+        )),
         preset: Target::Demo,
         preset_protocol: Default::default(),
         servers: Vec::new(),

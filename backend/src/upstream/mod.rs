@@ -112,6 +112,7 @@ impl Server {
         limits: Limits,
         inherit: Inherit,
         events: EventSender,
+        signing: Option<crate::auth::Signing>,
     ) -> Result<(Server, RelayEvent), String> {
         match target {
             Target::Demo | Target::Stdio { .. } => {
@@ -139,7 +140,8 @@ impl Server {
                     Target::Sse { .. } => Mode::Sse,
                     _ => Mode::Auto,
                 };
-                RemoteUpstream::start(mode, url, headers, limits, events).map(|(r, ev)| (Server::Remote(r), ev))
+                RemoteUpstream::start_signing(mode, url, headers, limits, events, signing)
+                    .map(|(r, ev)| (Server::Remote(r), ev))
             }
         }
     }

@@ -33,7 +33,7 @@ enum As {
 fn resolve(words: &[&str], how: As) -> String {
     let args = server_args(words);
     match args.resolve(&env, matches!(how, As::Offer)) {
-        Ok(Offer { preset, protocol, servers }) => {
+        Ok(Offer { preset, protocol, servers, .. }) => {
             let mut out = match preset {
                 Some(t) => serde_json::to_string(&t).unwrap(),
                 None => "none".into(),

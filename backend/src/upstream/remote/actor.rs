@@ -127,6 +127,9 @@ pub(super) async fn run(
         posts: HashMap::new(),
         stateless: false,
     };
+    if let Some(auth) = a.ctx.auth.clone() {
+        auth.announce().await;
+    }
     if mode == Mode::Sse {
         a.open_legacy();
     }
@@ -306,7 +309,7 @@ impl Actor {
             && let Some(id) = &self.session_id
         {
             let ctx = &self.ctx;
-            let req = ctx.client.delete(ctx.url.clone()).headers(ctx.headers.clone()).header(SESSION_HEADER, id);
+            let req = ctx.authorized(ctx.client.delete(ctx.url.clone())).header(SESSION_HEADER, id);
             let _ = tokio::time::timeout(DELETE_TIMEOUT, req.send()).await;
         }
     }

@@ -2,7 +2,7 @@
 //! optional GET stream on which the server sends what it starts.
 
 use reqwest::StatusCode;
-use reqwest::header::{ACCEPT, CONTENT_TYPE};
+use reqwest::header::{ACCEPT, CONTENT_TYPE, WWW_AUTHENTICATE};
 use serde::de::IgnoredAny;
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -40,14 +40,17 @@ pub(super) struct Post {
     pub headers: Vec<(String, String)>,
 }
 
-/// Posts one frame and forwards what comes back.
-pub(super) async fn post(ctx: Ctx, mut p: Post) {
+/// The POST of `p`, without its body: headers, the session, the version, the token.
+fn request(ctx: &Ctx, p: &Post, token: Option<&str>) -> reqwest::RequestBuilder {
     let mut req = ctx
         .client
         .post(ctx.url.clone())
         .headers(ctx.headers.clone())
         .header(ACCEPT, "application/json, text/event-stream")
         .header(CONTENT_TYPE, "application/json");
+    if let Some(token) = token {
+        req = req.bearer_auth(token);
+    }
     if let Some(s) = &p.session {
         req = req.header(SESSION_HEADER, s);
     }
@@ -57,20 +60,43 @@ pub(super) async fn post(ctx: Ctx, mut p: Post) {
     for (name, value) in &p.headers {
         req = req.header(name.as_str(), value.as_str());
     }
-    let again = (p.probing && !p.discover).then(|| p.frame.clone());
-    // `initialize` holds the rest for as long as it takes: nothing may go before its session id.
-    let sent = ctx.send_holding(req.body(std::mem::take(&mut p.frame)), &mut p.hold, !p.init).await;
-    let resp = match sent {
-        Ok(r) => r,
-        Err(e) => {
+    req
+}
+
+/// Posts one frame and forwards what comes back. A 401, or a 403 asking for more scope,
+/// signs in (see [`crate::auth`]) and the frame goes again with the new token.
+pub(super) async fn post(ctx: Ctx, mut p: Post) {
+    let body = bytes::Bytes::from(std::mem::take(&mut p.frame));
+    let again = (p.probing && !p.discover).then(|| body.clone());
+    let resp = loop {
+        let token = match &ctx.auth {
+            Some(auth) => auth.fresh().await,
+            None => None,
+        };
+        let req = request(&ctx, &p, token.as_deref()).body(body.clone());
+        // `initialize` holds the rest for as long as it takes: nothing may go before its session id.
+        let sent = ctx.send_holding(req, &mut p.hold, !p.init).await;
+        let resp = match sent {
+            Ok(r) => r,
+            Err(e) => {
+                drop(p.hold.take());
+                ctx.error(ctx.unreachable(e)).await;
+                return ctx.fail_request(p.request_id, "the request did not reach the server").await;
+            }
+        };
+        let Some(auth) = ctx.auth.as_ref().filter(|_| wants_sign_in(&resp)) else { break resp };
+        let www = resp.headers().get(WWW_AUTHENTICATE).and_then(|v| v.to_str().ok()).map(str::to_owned);
+        let code = resp.status().as_u16();
+        drop(resp);
+        if let Err(message) = auth.challenged(code, www.as_deref(), token.as_deref()).await {
             drop(p.hold.take());
-            ctx.error(ctx.unreachable(e)).await;
-            return ctx.fail_request(p.request_id, "the request did not reach the server").await;
+            ctx.error(message).await;
+            return ctx.fail_request(p.request_id, "the server wants a sign-in, which failed").await;
         }
     };
     let status = resp.status();
     if let Some(frame) = again.filter(|_| matches!(status.as_u16(), 400 | 404 | 405)) {
-        return ctx.report(Report::FallBack(frame));
+        return ctx.report(Report::FallBack(String::from_utf8_lossy(&frame).into_owned()));
     }
     if let Some(id) = resp.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()) {
         ctx.report(Report::SessionId(id.to_owned()));
@@ -121,6 +147,21 @@ pub(super) async fn post(ctx: Ctx, mut p: Post) {
         }
     } else if status != StatusCode::ACCEPTED {
         read_json(&ctx, resp, answer).await;
+    }
+}
+
+/// Whether an answer asks for a sign-in: a 401, or a 403 whose challenge is
+/// `insufficient_scope` (a step-up).
+fn wants_sign_in(resp: &reqwest::Response) -> bool {
+    match resp.status() {
+        StatusCode::UNAUTHORIZED => true,
+        StatusCode::FORBIDDEN => resp
+            .headers()
+            .get(WWW_AUTHENTICATE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(crate::auth::challenge::parse)
+            .is_some_and(|c| c.insufficient_scope()),
+        _ => false,
     }
 }
 
@@ -271,7 +312,7 @@ async fn resume(ctx: &Ctx, mut ended: Ended, answer: &Answer, session: &Option<S
         ))
         .await;
         tokio::time::sleep(std::time::Duration::from_millis(wait)).await;
-        let mut req = ctx.client.get(ctx.url.clone()).headers(ctx.headers.clone()).header(ACCEPT, "text/event-stream");
+        let mut req = ctx.authorized(ctx.client.get(ctx.url.clone())).header(ACCEPT, "text/event-stream");
         req = req.header("last-event-id", &last);
         if let Some(s) = session {
             req = req.header(SESSION_HEADER, s);
@@ -308,7 +349,7 @@ const GET_STREAM_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 /// The optional GET stream for messages the server starts. It may stay silent for hours.
 /// `hold` keeps later frames back until its status is in (or [`GET_STREAM_WAIT`] passed).
 pub(super) async fn get_stream(ctx: Ctx, session: Option<String>, version: Option<String>, hold: Hold) {
-    let mut req = ctx.client.get(ctx.url.clone()).headers(ctx.headers.clone()).header(ACCEPT, "text/event-stream");
+    let mut req = ctx.authorized(ctx.client.get(ctx.url.clone())).header(ACCEPT, "text/event-stream");
     if let Some(s) = session {
         req = req.header(SESSION_HEADER, s);
     }

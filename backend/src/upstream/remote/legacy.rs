@@ -11,7 +11,7 @@ use super::{Ctx, describe_status};
 
 /// The stream: endpoint and messages. It may stay silent for hours.
 pub(super) async fn stream(ctx: Ctx) {
-    let req = ctx.client.get(ctx.url.clone()).headers(ctx.headers.clone()).header(ACCEPT, "text/event-stream");
+    let req = ctx.authorized(ctx.client.get(ctx.url.clone())).header(ACCEPT, "text/event-stream");
     let resp = match req.send().await {
         Ok(r) if r.status().is_success() => r,
         Ok(r) => {
@@ -46,8 +46,7 @@ pub(super) async fn stream(ctx: Ctx) {
 /// POSTs one frame to the endpoint; its answer, if any, comes on the stream. The next frame
 /// waits for the status (`hold`).
 pub(super) async fn post(ctx: Ctx, endpoint: url::Url, frame: String, request_id: Option<Value>, hold: Hold) {
-    let req =
-        ctx.client.post(endpoint).headers(ctx.headers.clone()).header(CONTENT_TYPE, "application/json").body(frame);
+    let req = ctx.authorized(ctx.client.post(endpoint)).header(CONTENT_TYPE, "application/json").body(frame);
     let mut hold = Some(hold);
     let resp = ctx.send_holding(req, &mut hold, true).await;
     drop(hold);

@@ -36,6 +36,7 @@ mod http;
 mod legacy;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, WWW_AUTHENTICATE};
@@ -146,9 +147,21 @@ struct Ctx {
     idle: Duration,
     /// See [`HOLD_LIMIT`].
     hold_limit: Duration,
+    /// Signs in when the server asks for OAuth (none when the person gave their own
+    /// `Authorization` header).
+    auth: Option<Arc<crate::auth::Authorizer>>,
 }
 
 impl Ctx {
+    /// `req` with the connection's headers and, once signed in, its access token.
+    fn authorized(&self, req: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        let req = req.headers(self.headers.clone());
+        match self.auth.as_ref().and_then(|a| a.bearer()) {
+            Some(token) => req.bearer_auth(token),
+            None => req,
+        }
+    }
+
     async fn relay(&self, event: RelayEvent) {
         let _ = self.events.send(UpstreamEvent::Relay { at_ms: now_ms(), event }).await;
     }
@@ -227,9 +240,22 @@ impl RemoteUpstream {
         limits: Limits,
         events: EventSender,
     ) -> Result<(Self, RelayEvent), String> {
-        Self::start_tuned(mode, url, headers, limits, events, Tuning::default())
+        Self::start_with(mode, url, headers, limits, events, Tuning::default(), None)
     }
 
+    /// [`start`](Self::start), signing in with `signing` when the server asks for OAuth.
+    pub fn start_signing(
+        mode: Mode,
+        url: &str,
+        headers: &BTreeMap<String, String>,
+        limits: Limits,
+        events: EventSender,
+        signing: Option<crate::auth::Signing>,
+    ) -> Result<(Self, RelayEvent), String> {
+        Self::start_with(mode, url, headers, limits, events, Tuning::default(), signing)
+    }
+
+    #[cfg(test)]
     fn start_tuned(
         mode: Mode,
         url: &str,
@@ -237,6 +263,18 @@ impl RemoteUpstream {
         limits: Limits,
         events: crate::upstream::EventSender,
         tuning: Tuning,
+    ) -> Result<(Self, RelayEvent), String> {
+        Self::start_with(mode, url, headers, limits, events, tuning, None)
+    }
+
+    fn start_with(
+        mode: Mode,
+        url: &str,
+        headers: &BTreeMap<String, String>,
+        limits: Limits,
+        events: crate::upstream::EventSender,
+        tuning: Tuning,
+        signing: Option<crate::auth::Signing>,
     ) -> Result<(Self, RelayEvent), String> {
         let parsed = parse_url(url)?;
         let header_map = header_map(headers)?;
@@ -251,6 +289,11 @@ impl RemoteUpstream {
         let (frames, frames_rx) = super::queue::bounded(FRAMES_AHEAD, super::queue_bytes(limits));
         let (stop, stop_rx) = watch::channel(false);
         let (reports, reports_rx) = mpsc::unbounded_channel();
+        // A person's own `Authorization` header is what they want sent: no sign-in then.
+        let own_token = headers.keys().any(|k| k.trim().eq_ignore_ascii_case("authorization"));
+        let auth = signing
+            .filter(|_| !own_token)
+            .map(|s| Arc::new(crate::auth::Authorizer::new(s, url.trim(), events.clone())));
         let ctx = Ctx {
             client,
             url: parsed.clone(),
@@ -260,6 +303,7 @@ impl RemoteUpstream {
             max: limits.max_message_bytes,
             idle: tuning.idle,
             hold_limit: tuning.hold,
+            auth,
         };
         let task = tokio::spawn(actor::run(mode, ctx, frames_rx, reports_rx, stop_rx));
         // Events end up in recordings: a URL's password and query values stay out, as
@@ -309,7 +353,9 @@ fn describe_status(resp: &reqwest::Response) -> String {
         message.push_str(&format!(" (WWW-Authenticate: {auth})"));
     }
     if status == reqwest::StatusCode::UNAUTHORIZED || status == reqwest::StatusCode::FORBIDDEN {
-        message.push_str(": add an Authorization header to the connection");
+        message.push_str(
+            ": the server wants a sign-in the relay could not do; an Authorization header may be given instead",
+        );
     }
     message
 }

@@ -1,0 +1,174 @@
+//! Where tokens live: in the relay's memory for this run, and with `--remember` also in a
+//! file only the user may read (mode 0600, in a 0700 folder), keyed by issuer and resource.
+//! Nothing else is ever written. Client registrations are kept per issuer and redirect URI
+//! in memory, so a second sign-in to the same server does not register again.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use serde::{Deserialize, Serialize};
+
+use super::discovery::resource_covers;
+
+/// The tokens of one sign-in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tokens {
+    pub access_token: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refresh_token: Option<String>,
+    /// Milliseconds since the Unix epoch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at_ms: Option<u64>,
+    /// The scopes granted (or, when the server did not say, asked for).
+    #[serde(default)]
+    pub scopes: Vec<String>,
+}
+
+/// How the relay is known to an authorization server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Registration {
+    pub client_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_secret: Option<String>,
+    /// `none`, `client_secret_basic` or `client_secret_post`.
+    pub auth_method: String,
+}
+
+/// One sign-in kept: who issued it, for which resource, with which client.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Saved {
+    pub issuer: String,
+    pub resource: String,
+    pub client: Registration,
+    pub tokens: Tokens,
+}
+
+#[derive(Serialize, Deserialize)]
+struct File {
+    version: u32,
+    signed_in: Vec<Saved>,
+}
+
+/// Every sign-in of this run.
+#[derive(Debug, Default)]
+pub struct Store {
+    saved: Mutex<Vec<Saved>>,
+    clients: Mutex<HashMap<(String, String), Registration>>,
+    file: Option<PathBuf>,
+}
+
+impl Store {
+    /// A store in memory only.
+    pub fn in_memory() -> Self {
+        Self::default()
+    }
+
+    /// A store kept in `file` too; what the file holds is read now.
+    pub fn remembered(file: PathBuf) -> Result<Self, String> {
+        let saved = match std::fs::read_to_string(&file) {
+            Ok(text) => {
+                serde_json::from_str::<File>(&text)
+                    .map_err(|e| format!("{} is not a token file: {e}", file.display()))?
+                    .signed_in
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(format!("cannot read {}: {e}", file.display())),
+        };
+        let store = Self { saved: Mutex::new(saved), clients: Mutex::default(), file: Some(file) };
+        store.write()?;
+        Ok(store)
+    }
+
+    pub fn file(&self) -> Option<&Path> {
+        self.file.as_deref()
+    }
+
+    /// The sign-in for the MCP server at `server`, if one is kept.
+    pub fn find(&self, server: &str) -> Option<Saved> {
+        let saved = self.saved.lock().expect("store lock");
+        saved.iter().rev().find(|s| resource_covers(&s.resource, server) || s.resource == server).cloned()
+    }
+
+    /// Keeps a sign-in, replacing the one of the same issuer and resource.
+    pub fn put(&self, s: Saved) {
+        {
+            let mut saved = self.saved.lock().expect("store lock");
+            saved.retain(|o| !(o.issuer == s.issuer && o.resource == s.resource));
+            saved.push(s);
+        }
+        if let Err(e) = self.write() {
+            tracing::warn!(%e, "the token file was not written");
+        }
+    }
+
+    /// Forgets every sign-in covering `server`; whether there was one.
+    pub fn forget(&self, server: &str) -> bool {
+        let before;
+        {
+            let mut saved = self.saved.lock().expect("store lock");
+            before = saved.len();
+            saved.retain(|s| !(resource_covers(&s.resource, server) || s.resource == server));
+            if saved.len() == before {
+                return false;
+            }
+        }
+        if let Err(e) = self.write() {
+            tracing::warn!(%e, "the token file was not written");
+        }
+        true
+    }
+
+    pub fn client(&self, issuer: &str, redirect: &str) -> Option<Registration> {
+        self.clients.lock().expect("store lock").get(&(issuer.to_owned(), redirect.to_owned())).cloned()
+    }
+
+    pub fn put_client(&self, issuer: &str, redirect: &str, r: Registration) {
+        self.clients.lock().expect("store lock").insert((issuer.to_owned(), redirect.to_owned()), r);
+    }
+
+    /// Writes the file (when remembering): a new file beside it, made readable by the user
+    /// only, then renamed over it.
+    fn write(&self) -> Result<(), String> {
+        let Some(file) = &self.file else { return Ok(()) };
+        let saved = self.saved.lock().expect("store lock").clone();
+        let text = serde_json::to_string_pretty(&File { version: 1, signed_in: saved }).expect("tokens serialize");
+        let dir = file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        private_dir(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+        let temp = file.with_extension("tmp");
+        write_private(&temp, text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", temp.display()))?;
+        std::fs::rename(&temp, file).map_err(|e| format!("cannot write {}: {e}", file.display()))
+    }
+}
+
+fn private_dir(dir: &Path) -> std::io::Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    let mut b = std::fs::DirBuilder::new();
+    b.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+    b.create(dir)
+}
+
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let _ = std::fs::remove_file(path);
+    let mut o = std::fs::OpenOptions::new();
+    o.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+    let mut f = o.open(path)?;
+    f.write_all(bytes)?;
+    f.sync_all()
+}
+
+/// Where `--remember` keeps tokens: `$XDG_STATE_HOME/mcp-playground/tokens.json`, else
+/// `~/.local/state/mcp-playground/tokens.json`.
+pub fn default_file() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_STATE_HOME").filter(|v| !v.is_empty()).map(PathBuf::from).or_else(|| {
+        std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".local/state"))
+    })?;
+    Some(base.join("mcp-playground").join("tokens.json"))
+}
