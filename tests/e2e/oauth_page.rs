@@ -47,7 +47,14 @@ async fn signing_in_from_the_page_approves_in_a_new_tab_and_keeps_every_token_ou
     b.client.close_window().await?;
     b.client.switch_to_window(page).await?;
 
-    let status = b.css("[data-testid=auth-status][data-state=signed-in]").await?.text().await?;
+    let (state, status) = eventually(Duration::from_secs(30), "signed in", || async {
+        let el = b.id("auth-status").await?;
+        let state = el.attr("data-state").await?.unwrap_or_default();
+        Ok(matches!(state.as_str(), "signed-in" | "failed").then_some((state, el.text().await.unwrap_or_default())))
+    })
+    .await
+    .map_err(|e| e.context("auth-status never settled"))?;
+    ensure!(state == "signed-in", "{state}: {status}");
     ensure!(status.contains(&format!("Signed in at http://127.0.0.1:{}", server.port)), "{status}");
     ensure!(status.contains("mcp:tools"), "{status}");
     let mut tools = flows::tool_names(&b).await?;

@@ -409,9 +409,9 @@ impl Authorizer {
             ("client_secret_basic", Some(secret)) => Some(Basic { id: &client.client_id, secret }),
             _ => None,
         };
-        if basic.is_none() {
-            fields.push(("client_id", &client.client_id));
-        }
+        // Sent with Basic too: RFC 6749 allows it, and authorization servers such as the
+        // MCP Python SDK's find the client by it before they read the Authorization header.
+        fields.push(("client_id", &client.client_id));
         if let ("client_secret_post", Some(secret)) = (client.auth_method.as_str(), secret) {
             fields.push(("client_secret", secret));
         }
