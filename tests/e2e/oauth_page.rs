@@ -64,6 +64,7 @@ async fn signing_in_from_the_page_approves_in_a_new_tab_and_keeps_every_token_ou
     ensure!(state == "ok", "whoami: {state}");
     let said = flows::result_texts(&b).await?.join(" ");
     ensure!(said.contains("mcp:tools"), "{said}");
+    b.screenshot("oauth-signed-in").await?;
 
     // No token anywhere the page can show or keep.
     no_token("the page", &b.client.source().await?)?;
