@@ -250,6 +250,22 @@ impl NodeServer {
         Self::spawn(cmd, port, script)
     }
 
+    /// `tests/servers/python/oauth_server.py`: the Python SDK's own authorization server and
+    /// resource server on one port (MCP at `/mcp`), its access tokens living `token_ttl`
+    /// seconds; its `oauth: …` lines (each OAuth endpoint hit, each refused `/mcp` request)
+    /// go to the file `log`.
+    pub fn python_oauth(token_ttl: u32, log: &std::path::Path) -> Result<Self> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        let log = std::fs::File::create(log).with_context(|| format!("creating {}", log.display()))?;
+        let mut cmd = Command::new("python3");
+        cmd.arg(root().join("tests/servers/python/oauth_server.py"))
+            .args(["--port", &port.to_string(), "--token-ttl", &token_ttl.to_string()])
+            .stdout(Stdio::null())
+            .stderr(log)
+            .stdin(Stdio::null());
+        Self::spawn(cmd, port, "oauth_server.py")
+    }
+
     fn spawn(mut cmd: Command, port: u16, what: &str) -> Result<Self> {
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         #[allow(clippy::disallowed_methods, reason = "tests start real servers")]

@@ -20,6 +20,7 @@ mod leaks;
 mod load;
 mod mock;
 mod numbers;
+mod oauth_cli;
 mod orphans;
 mod protocol;
 mod recording_page;

@@ -256,7 +256,10 @@ impl Driver {
         if let UpstreamEvent::Relay { event: RelayEvent::Auth { auth: shared::relay::AuthState::Approve { url, .. } }, .. } =
             &event
         {
-            eprintln!("sign in: approve access at {url}");
+            #[allow(clippy::print_stderr, reason = "a command line's output: where to approve")]
+            {
+                eprintln!("sign in: approve access at {url}");
+            }
             crate::auth::browser::open(url);
         }
         self.feed(event.into_server_msg());
