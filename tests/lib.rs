@@ -250,15 +250,18 @@ impl NodeServer {
         Self::spawn(cmd, port, script)
     }
 
-    /// `oauth_server.py`: an MCP server behind the Python SDK's own OAuth authorization
-    /// server, on one port, with an approval page (`#approve`).
-    pub fn python_oauth() -> Result<Self> {
+    /// `tests/servers/python/oauth_server.py`: the Python SDK's own authorization server and
+    /// resource server on one port (MCP at `/mcp`), its access tokens living `token_ttl`
+    /// seconds; its `oauth: …` lines (each OAuth endpoint hit, each refused `/mcp` request)
+    /// go to the file `log`.
+    pub fn python_oauth(token_ttl: u32, log: &std::path::Path) -> Result<Self> {
         let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        let log = std::fs::File::create(log).with_context(|| format!("creating {}", log.display()))?;
         let mut cmd = Command::new("python3");
         cmd.arg(root().join("tests/servers/python/oauth_server.py"))
-            .args(["--port", &port.to_string()])
+            .args(["--port", &port.to_string(), "--token-ttl", &token_ttl.to_string()])
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(log)
             .stdin(Stdio::null());
         Self::spawn(cmd, port, "oauth_server.py")
     }

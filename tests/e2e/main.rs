@@ -21,6 +21,7 @@ mod leaks;
 mod load;
 mod mock;
 mod numbers;
+mod oauth_cli;
 mod oauth_page;
 mod orphans;
 mod protocol;

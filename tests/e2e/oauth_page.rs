@@ -20,7 +20,8 @@ fn no_token(what: &str, text: &str) -> Result<()> {
 
 #[tokio::test]
 async fn signing_in_from_the_page_approves_in_a_new_tab_and_keeps_every_token_out() -> Result<()> {
-    let server = NodeServer::python_oauth()?;
+    let log = std::env::temp_dir().join(format!("mcp-playground-oauth-page-{}.log", std::process::id()));
+    let server = NodeServer::python_oauth(3600, &log)?;
     let url = format!("http://127.0.0.1:{}/mcp", server.port);
     let pg = Playground::start(&[&url])?;
     let b = Browser::start().await?;

@@ -44,5 +44,8 @@ pub fn open(url: &str) {
             return;
         }
     }
-    eprintln!("no browser could be opened: open the URL above yourself");
+    #[allow(clippy::print_stderr, reason = "a command line's output")]
+    {
+        eprintln!("no browser could be opened: open the URL above yourself");
+    }
 }

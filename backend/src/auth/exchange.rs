@@ -49,6 +49,7 @@ impl Answer {
 }
 
 /// Client authentication at the token endpoint with HTTP Basic (`client_secret_basic`).
+#[derive(Debug, PartialEq, Eq)]
 pub struct Basic<'a> {
     pub id: &'a str,
     pub secret: &'a str,

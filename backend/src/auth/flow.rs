@@ -403,18 +403,7 @@ impl Authorizer {
         fields: &[(&str, &str)],
         asked: &[String],
     ) -> Result<Tokens, Failure> {
-        let mut fields = fields.to_vec();
-        let secret = client.client_secret.as_deref();
-        let basic = match (client.auth_method.as_str(), secret) {
-            ("client_secret_basic", Some(secret)) => Some(Basic { id: &client.client_id, secret }),
-            _ => None,
-        };
-        // Sent with Basic too: RFC 6749 allows it, and authorization servers such as the
-        // MCP Python SDK's find the client by it before they read the Authorization header.
-        fields.push(("client_id", &client.client_id));
-        if let ("client_secret_post", Some(secret)) = (client.auth_method.as_str(), secret) {
-            fields.push(("client_secret", secret));
-        }
+        let (fields, basic) = client_auth(client, fields);
         let answer =
             self.x.post_form(step, &meta.token_endpoint, &fields, basic).await.map_err(|e| Failure::new(step, e))?;
         if !answer.ok() {
@@ -501,6 +490,29 @@ impl Authorizer {
     async fn tell(&self, event: RelayEvent) {
         self.x.tell(event).await;
     }
+}
+
+/// A token request's form fields and Basic credentials for `client`. The `client_id` is in
+/// the body whatever the method (RFC 6749 §3.2.1 lets a client identify itself so; the
+/// Python SDK's authorization server requires it even beside Basic credentials); the secret
+/// goes in the Authorization header (`client_secret_basic`) or the body (`client_secret_post`),
+/// never both.
+pub(super) fn client_auth<'a>(
+    client: &'a Registration,
+    fields: &[(&'a str, &'a str)],
+) -> (Vec<(&'a str, &'a str)>, Option<Basic<'a>>) {
+    let mut fields = fields.to_vec();
+    fields.push(("client_id", &client.client_id));
+    let secret = client.client_secret.as_deref();
+    let basic = match (client.auth_method.as_str(), secret) {
+        ("client_secret_basic", Some(secret)) => Some(Basic { id: &client.client_id, secret }),
+        ("client_secret_post", Some(secret)) => {
+            fields.push(("client_secret", secret));
+            None
+        }
+        _ => None,
+    };
+    (fields, basic)
 }
 
 fn signed_in(saved: &Saved) -> RelayEvent {

@@ -3,8 +3,9 @@
 
 use super::challenge::{Challenge, parse};
 use super::discovery::{resource_covers, resource_meta_urls, server_meta_urls};
-use super::exchange::{mask_json, mask_url_query};
-use super::flow::s256;
+use super::exchange::{Basic, mask_json, mask_url_query};
+use super::flow::{client_auth, s256};
+use super::store::Registration;
 
 #[test]
 fn a_bearer_challenge_is_read_in_any_order_with_quotes_and_escapes() {
@@ -133,4 +134,28 @@ fn remembered_tokens_are_in_a_file_only_the_user_may_read_and_sign_out_forgets_t
     assert!(!std::fs::read_to_string(&file).unwrap().contains("at-1"), "forgotten on disk too");
     assert!(Store::in_memory().file().is_none());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_token_request_names_the_client_in_its_body_with_every_method_and_its_secret_once() {
+    let with = |auth_method: &str, secret: Option<&str>| Registration {
+        client_id: "c-1".into(),
+        client_secret: secret.map(str::to_owned),
+        auth_method: auth_method.into(),
+    };
+    let grant = [("grant_type", "authorization_code")];
+    // Basic: the secret in the header only, the client id in the body too (the Python
+    // SDK's authorization server refuses a token request without it: "Missing client_id").
+    let basic = with("client_secret_basic", Some("s-1"));
+    let (fields, header) = client_auth(&basic, &grant);
+    assert_eq!(fields, [("grant_type", "authorization_code"), ("client_id", "c-1")]);
+    assert_eq!(header, Some(Basic { id: "c-1", secret: "s-1" }));
+    let post = with("client_secret_post", Some("s-2"));
+    let (fields, header) = client_auth(&post, &grant);
+    assert_eq!(fields, [("grant_type", "authorization_code"), ("client_id", "c-1"), ("client_secret", "s-2")]);
+    assert_eq!(header, None);
+    let public = with("none", None);
+    let (fields, header) = client_auth(&public, &grant);
+    assert_eq!(fields, [("grant_type", "authorization_code"), ("client_id", "c-1")]);
+    assert_eq!(header, None);
 }

@@ -258,7 +258,7 @@ impl Driver {
             ..
         } = &event
         {
-            #[allow(clippy::print_stderr, reason = "the command line's person must open it")]
+            #[allow(clippy::print_stderr, reason = "a command line's output: where to approve")]
             {
                 eprintln!("sign in: approve access at {url}");
             }
