@@ -198,26 +198,28 @@ async fn on_client_message<Tx: Sink<String> + Unpin>(
             if let Some(url) = &url {
                 config.auth.sign_out(url);
             }
-            if let Some(mut u) = upstream.take() {
-                u.server.shutdown().await;
-                while let Some((event, _share)) = u.events.try_recv() {
-                    out.forward(event).await;
-                }
+            if let Some(u) = upstream.take() {
+                shut(u, out).await;
             }
             out.event(RelayEvent::Auth { auth: AuthState::SignedOut }).await;
             close(None, "signed out", out).await;
         }
         ClientMsg::Disconnect => match upstream.take() {
-            Some(mut u) => {
-                u.server.shutdown().await;
-                // The exit and any last words are reported before the session says it closed.
-                while let Some((event, _share)) = u.events.try_recv() {
-                    out.forward(event).await;
-                }
+            Some(u) => {
+                shut(u, out).await;
                 close(None, "disconnected", out).await;
             }
             None => out.event(RelayEvent::Closed { reason: "not connected".into() }).await,
         },
+    }
+}
+
+/// Ends the server the way a person asked to; the exit and any last words are reported
+/// before the session says it closed.
+async fn shut<Tx: Sink<String> + Unpin>(mut u: Upstream, out: &mut Outbox<'_, Tx>) {
+    u.server.shutdown().await;
+    while let Some((event, _share)) = u.events.try_recv() {
+        out.forward(event).await;
     }
 }
 

@@ -265,9 +265,8 @@ impl Authorizer {
             scopes.push("offline_access".into());
         }
         let resource = prm.map(|p| p.resource).unwrap_or_else(|| self.server.clone());
-        let code = self.approve(&meta, &client, &redirect, &resource, &scopes).await?;
+        let (code, verifier) = self.approve(&meta, &client, &redirect, &resource, &scopes).await?;
         self.step("token").await;
-        let (code, verifier) = code;
         let fields = [
             ("grant_type", "authorization_code"),
             ("code", code.as_str()),

@@ -44,6 +44,13 @@ pub struct Saved {
     pub tokens: Tokens,
 }
 
+impl Saved {
+    /// Whether this sign-in is for the MCP server at `server`.
+    fn covers(&self, server: &str) -> bool {
+        self.resource == server || resource_covers(&self.resource, server)
+    }
+}
+
 #[derive(Serialize, Deserialize)]
 struct File {
     version: u32,
@@ -87,7 +94,7 @@ impl Store {
     /// The sign-in for the MCP server at `server`, if one is kept.
     pub fn find(&self, server: &str) -> Option<Saved> {
         let saved = self.saved.lock().expect("store lock");
-        saved.iter().rev().find(|s| resource_covers(&s.resource, server) || s.resource == server).cloned()
+        saved.iter().rev().find(|s| s.covers(server)).cloned()
     }
 
     /// Keeps a sign-in, replacing the one of the same issuer and resource.
@@ -108,7 +115,7 @@ impl Store {
         {
             let mut saved = self.saved.lock().expect("store lock");
             before = saved.len();
-            saved.retain(|s| !(resource_covers(&s.resource, server) || s.resource == server));
+            saved.retain(|s| !s.covers(server));
             if saved.len() == before {
                 return false;
             }

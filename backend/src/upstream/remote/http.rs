@@ -43,14 +43,9 @@ pub(super) struct Post {
 /// The POST of `p`, without its body: headers, the session, the version, the token.
 fn request(ctx: &Ctx, p: &Post, token: Option<&str>) -> reqwest::RequestBuilder {
     let mut req = ctx
-        .client
-        .post(ctx.url.clone())
-        .headers(ctx.headers.clone())
+        .authorized_with(ctx.client.post(ctx.url.clone()), token)
         .header(ACCEPT, "application/json, text/event-stream")
         .header(CONTENT_TYPE, "application/json");
-    if let Some(token) = token {
-        req = req.bearer_auth(token);
-    }
     if let Some(s) = &p.session {
         req = req.header(SESSION_HEADER, s);
     }

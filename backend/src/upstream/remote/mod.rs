@@ -155,8 +155,13 @@ struct Ctx {
 impl Ctx {
     /// `req` with the connection's headers and, once signed in, its access token.
     fn authorized(&self, req: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        self.authorized_with(req, self.auth.as_ref().and_then(|a| a.bearer()).as_deref())
+    }
+
+    /// `req` with the connection's headers and `token`.
+    fn authorized_with(&self, req: reqwest::RequestBuilder, token: Option<&str>) -> reqwest::RequestBuilder {
         let req = req.headers(self.headers.clone());
-        match self.auth.as_ref().and_then(|a| a.bearer()) {
+        match token {
             Some(token) => req.bearer_auth(token),
             None => req,
         }
@@ -253,18 +258,6 @@ impl RemoteUpstream {
         signing: Option<crate::auth::Signing>,
     ) -> Result<(Self, RelayEvent), String> {
         Self::start_with(mode, url, headers, limits, events, Tuning::default(), signing)
-    }
-
-    #[cfg(test)]
-    fn start_tuned(
-        mode: Mode,
-        url: &str,
-        headers: &BTreeMap<String, String>,
-        limits: Limits,
-        events: crate::upstream::EventSender,
-        tuning: Tuning,
-    ) -> Result<(Self, RelayEvent), String> {
-        Self::start_with(mode, url, headers, limits, events, tuning, None)
     }
 
     fn start_with(

@@ -34,7 +34,9 @@ async fn misbehaving_server(tx: crate::upstream::EventSender) -> RemoteUpstream 
     let base = serve_app(Router::new().route("/mcp", post(misbehaving))).await;
     let limits = Limits { max_message_bytes: 1024, ..LIMITS };
     let tuning = Tuning { idle: Duration::from_millis(300), ..Tuning::default() };
-    RemoteUpstream::start_tuned(Mode::Http, &format!("{base}/mcp"), &BTreeMap::new(), limits, tx, tuning).unwrap().0
+    RemoteUpstream::start_with(Mode::Http, &format!("{base}/mcp"), &BTreeMap::new(), limits, tx, tuning, None)
+        .unwrap()
+        .0
 }
 
 #[tokio::test]

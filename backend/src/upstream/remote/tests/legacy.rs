@@ -73,10 +73,17 @@ async fn legacy_sse_answers_on_the_stream_and_fails_an_oversized_answer_at_once(
     let base = legacy_server().await;
     let (tx, mut rx) = crate::upstream::queue::bounded(64, 1 << 30);
     let limits = Limits { max_message_bytes: 1024, ..LIMITS };
-    let up =
-        RemoteUpstream::start_tuned(Mode::Sse, &format!("{base}/sse"), &BTreeMap::new(), limits, tx, Tuning::default())
-            .unwrap()
-            .0;
+    let up = RemoteUpstream::start_with(
+        Mode::Sse,
+        &format!("{base}/sse"),
+        &BTreeMap::new(),
+        limits,
+        tx,
+        Tuning::default(),
+        None,
+    )
+    .unwrap()
+    .0;
     up.send(request(1, "initialize")).unwrap();
     assert_eq!(next(&mut rx).await, r#"frame {"jsonrpc":"2.0","id":1,"result":{"method":"initialize"}}"#);
     up.send(request(2, "huge")).unwrap();

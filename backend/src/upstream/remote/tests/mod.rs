@@ -103,7 +103,7 @@ const LIMITS: Limits = Limits { max_message_bytes: 1 << 20, max_stderr_line_byte
 const SAFETY: Duration = Duration::from_secs(10);
 
 fn start(mode: Mode, url: &str, events: crate::upstream::EventSender, tuning: Tuning) -> RemoteUpstream {
-    RemoteUpstream::start_tuned(mode, url, &BTreeMap::new(), LIMITS, events, tuning).unwrap().0
+    RemoteUpstream::start_with(mode, url, &BTreeMap::new(), LIMITS, events, tuning, None).unwrap().0
 }
 
 /// Says when it is dropped: put in a response body (or a handler), it tells the test that
