@@ -1,32 +1,15 @@
 //! Round trips of the official 2026-07-28 example messages that concern tools and content,
 //! and the tolerance rules for what servers send.
 
-use std::path::PathBuf;
-
 use expect_test::expect;
 use serde_json::{Value, json};
 
 use super::*;
 use crate::jsonrpc;
-
-fn examples(dir: &str) -> Vec<(String, Value)> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/schema/2026-07-28/examples").join(dir);
-    let mut out: Vec<(String, Value)> = std::fs::read_dir(&root)
-        .unwrap_or_else(|e| panic!("the spec examples must sit beside the project ({}): {e}", root.display()))
-        .map(|entry| {
-            let path = entry.expect("readable dir entry").path();
-            let text = std::fs::read_to_string(&path).expect("readable example");
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            (name, serde_json::from_str(&text).expect("example is JSON"))
-        })
-        .collect();
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    assert!(!out.is_empty(), "no examples in {dir}");
-    out
-}
+use crate::spec_check::official_examples;
 
 fn round_trip<T: serde::de::DeserializeOwned + Serialize>(dir: &str) -> usize {
-    let all = examples(dir);
+    let all = official_examples(dir);
     for (name, value) in &all {
         let typed: T =
             serde_json::from_value(value.clone()).unwrap_or_else(|e| panic!("{dir}/{name} does not read: {e}"));
@@ -37,7 +20,7 @@ fn round_trip<T: serde::de::DeserializeOwned + Serialize>(dir: &str) -> usize {
 }
 
 #[test]
-fn official_examples_round_trip() {
+fn examples_round_trip() {
     let mut counts = Vec::new();
     counts.push(("Tool", round_trip::<Tool>("Tool")));
     counts.push(("CallToolResult", round_trip::<CallToolResult>("CallToolResult")));
@@ -61,7 +44,7 @@ fn official_examples_round_trip() {
 #[test]
 fn example_content_is_typed_not_unknown() {
     for dir in ["TextContent", "ImageContent", "AudioContent", "ResourceLink", "EmbeddedResource"] {
-        for (name, value) in examples(dir) {
+        for (name, value) in official_examples(dir) {
             let c = Content::from_value(value);
             assert_ne!(c.type_name(), "unknown", "{dir}/{name} fell back to unknown");
         }
@@ -70,11 +53,11 @@ fn example_content_is_typed_not_unknown() {
 
 #[test]
 fn example_envelopes_classify_and_their_results_read() {
-    for (name, value) in examples("CallToolRequest") {
+    for (name, value) in official_examples("CallToolRequest") {
         let c = jsonrpc::classify(&value).unwrap();
         assert_eq!((c.kind, c.method.as_deref()), (jsonrpc::Kind::Request, Some("tools/call")), "{name}");
     }
-    for (name, value) in examples("CallToolResultResponse") {
+    for (name, value) in official_examples("CallToolResultResponse") {
         let c = jsonrpc::classify(&value).unwrap();
         assert_eq!(c.kind, jsonrpc::Kind::Response, "{name}");
         let result: CallToolResult = serde_json::from_value(value["result"].clone()).unwrap();
@@ -87,7 +70,7 @@ fn example_envelopes_classify_and_their_results_read() {
         "ProgressNotification",
         "CancelledNotification",
     ] {
-        for (name, value) in examples(dir) {
+        for (name, value) in official_examples(dir) {
             jsonrpc::classify(&value).unwrap_or_else(|e| panic!("{dir}/{name}: {e}"));
         }
     }

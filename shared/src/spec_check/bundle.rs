@@ -1,3 +1,3 @@
-//! The official schemas as the build script found them (none when it found no folder).
+//! The official schemas of every revision, minified by the build script.
 
 include!(concat!(env!("OUT_DIR"), "/bundled_schemas.rs"));

@@ -61,9 +61,23 @@ pub fn check(revision: Revision, message: Message, value: &Value) -> Result<Verd
     Ok(first.map_or(Verdict::Valid, |v| Verdict::Invalid { pointer: v.path, rule: v.message }))
 }
 
-/// Whether the schemas were bundled into this build.
-pub fn bundled() -> bool {
-    !bundle::BUNDLED.is_empty()
+/// The official example messages of 2026-07-28 in `dir` (a type's name), kept beside the
+/// schemas, as (file name, JSON) in name order.
+#[cfg(test)]
+pub(crate) fn official_examples(dir: &str) -> Vec<(String, Value)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("spec/schema/2026-07-28/examples").join(dir);
+    let mut out: Vec<(String, Value)> = std::fs::read_dir(&root)
+        .unwrap_or_else(|e| panic!("the spec examples are part of the crate ({}): {e}", root.display()))
+        .map(|entry| {
+            let path = entry.expect("readable dir entry").path();
+            let text = std::fs::read_to_string(&path).expect("readable example");
+            let name = path.file_name().expect("a file name").to_string_lossy().into_owned();
+            (name, serde_json::from_str(&text).expect("example is JSON"))
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    assert!(!out.is_empty(), "no examples in {dir}");
+    out
 }
 
 /// The compiled checker of `revision`, compiled on first use.

@@ -1,7 +1,6 @@
 //! Each revision with a good and a bad message of every kind; the official examples of
 //! 2026-07-28 all pass.
 
-use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
@@ -20,7 +19,7 @@ fn invalid_at(verdict: Verdict) -> (String, String) {
 
 #[test]
 fn every_revision_is_bundled_and_compiles() {
-    assert!(bundled(), "the official schemas must sit beside the project when tests run");
+    assert_eq!(bundle::BUNDLED.len(), Revision::ALL.len(), "every revision's schema travels with the crate");
     for r in Revision::ALL {
         let c = checker(r).unwrap_or_else(|e| panic!("{r}: {e}"));
         assert!(c.by_method.contains_key("tools/call"), "{r}");
@@ -95,28 +94,12 @@ fn a_ping_answer_is_an_empty_result_and_unknown_methods_meet_the_envelope() {
     assert_eq!((pointer.as_str(), rule.contains("2.0")), ("/jsonrpc", true), "{rule}");
 }
 
-/// The official examples of 2026-07-28, read from beside the project.
-fn examples(dir: &str) -> Vec<(String, Value)> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/schema/2026-07-28/examples").join(dir);
-    let mut out: Vec<(String, Value)> = std::fs::read_dir(&root)
-        .unwrap_or_else(|e| panic!("the spec examples must sit beside the project ({}): {e}", root.display()))
-        .map(|e| {
-            let path = e.unwrap().path();
-            let text = std::fs::read_to_string(&path).unwrap();
-            (path.file_name().unwrap().to_string_lossy().into_owned(), serde_json::from_str(&text).unwrap())
-        })
-        .collect();
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    assert!(!out.is_empty(), "no examples in {dir}");
-    out
-}
-
 #[test]
 fn the_official_2026_examples_are_valid_and_break_when_spoiled() {
     let r = Revision::V2026_07_28;
     let c = checker(r).unwrap();
     let all = std::fs::read_dir(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/schema/2026-07-28/examples"),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("spec/schema/2026-07-28/examples"),
     )
     .unwrap()
     .map(|e| e.unwrap().file_name().to_string_lossy().into_owned());
@@ -139,7 +122,7 @@ fn the_official_2026_examples_are_valid_and_break_when_spoiled() {
             _ => Direction::Out,
         };
         // The requests a server makes inside an `input_required` result are not JSON-RPC messages.
-        for (name, value) in examples(&dir).into_iter().filter(|(_, v)| v.get("jsonrpc").is_some()) {
+        for (name, value) in official_examples(&dir).into_iter().filter(|(_, v)| v.get("jsonrpc").is_some()) {
             let verdict = judge(r, direction, kind, Some(&method), value.clone());
             assert_eq!(verdict, Verdict::Valid, "{dir}/{name}");
             let mut spoiled = value;
@@ -152,7 +135,7 @@ fn the_official_2026_examples_are_valid_and_break_when_spoiled() {
     assert!(seen >= 25, "only {seen} examples");
     // The error examples are the `error` member alone.
     for dir in ["InternalError", "InvalidParamsError", "MethodNotFoundError", "ParseError"] {
-        for (name, error) in examples(dir) {
+        for (name, error) in official_examples(dir) {
             let whole = json!({"jsonrpc": "2.0", "id": 1, "error": error});
             assert_eq!(judge(r, Direction::In, Kind::Error, None, whole), Verdict::Valid, "{dir}/{name}");
         }
