@@ -14,13 +14,15 @@ use serde_json::Value;
 const REVISIONS: [&str; 5] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
 
 fn main() {
-    let dir = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR")).join("spec/schema");
+    let dir =
+        PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR")).join("spec/schema");
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let mut entries = String::new();
     for revision in REVISIONS {
         let path = dir.join(revision).join("schema.json");
         println!("cargo:rerun-if-changed={}", path.display());
-        let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("the schema of {revision} is part of the crate ({}): {e}", path.display()));
+        let text = fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("the schema of {revision} is part of the crate ({}): {e}", path.display()));
         let mut doc: Value =
             serde_json::from_str(&text).unwrap_or_else(|e| panic!("the schema of {revision} is not JSON: {e}"));
         strip_descriptions(&mut doc);

@@ -2,7 +2,7 @@
 //! and the tolerance rules for what servers send.
 
 use expect_test::expect;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::*;
 use crate::jsonrpc;

@@ -1,7 +1,6 @@
 //! Each revision with a good and a bad message of every kind; the official examples of
 //! 2026-07-28 all pass.
 
-
 use serde_json::{Value, json};
 
 use super::*;
@@ -98,11 +97,10 @@ fn a_ping_answer_is_an_empty_result_and_unknown_methods_meet_the_envelope() {
 fn the_official_2026_examples_are_valid_and_break_when_spoiled() {
     let r = Revision::V2026_07_28;
     let c = checker(r).unwrap();
-    let all = std::fs::read_dir(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("spec/schema/2026-07-28/examples"),
-    )
-    .unwrap()
-    .map(|e| e.unwrap().file_name().to_string_lossy().into_owned());
+    let all =
+        std::fs::read_dir(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("spec/schema/2026-07-28/examples"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned());
     let mut seen = 0;
     for dir in all {
         // Requests and notifications name their method; an answer, its request's.
