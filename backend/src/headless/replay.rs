@@ -10,10 +10,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use serde_json::Value;
-use shared::calls::Hints;
-use shared::mcp::Tool;
+use shared::calls::ConfirmPolicy;
 use shared::recording::{self, Recording};
-use shared::replay::{ChangeKind, DriftClass, FailOn, Replay, Report, RowState, Want, drift, recorded_tools};
+use shared::replay::{
+    ChangeKind, DriftClass, FailOn, Replay, Report, ResendPolicy, RowState, Want, drift, recorded_tools,
+};
 use shared::revision::ProtocolChoice;
 use shared::session::CallLimits;
 
@@ -44,7 +45,9 @@ pub async fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     let limits = CallLimits { timeout_ms: args.timeout_s * 1000.0, ..CallLimits::default() };
     let mut replay = Replay::new(&rec, &args.ignore, limits);
     let recorded = recorded_tools(replay.requests());
-    let allow = allow_fn(args.allow_writes, d.session.tools().to_vec(), recorded.clone().unwrap_or_default());
+    // `--allow-writes` is the command line's yes to the question the page asks in a dialog.
+    let mut allow = ResendPolicy::new(ConfirmPolicy::Unsafe, d.session.tools(), recorded.as_deref().unwrap_or_default());
+    allow.allow_writes(args.allow_writes);
     let patience = Duration::from_secs_f64(args.timeout_s);
     loop {
         let now = d.now_ms();
@@ -92,22 +95,6 @@ fn read(args: &ReplayArgs) -> Option<Recording> {
         Err(problem) => {
             eprintln!("error: {}: {problem}", args.file.display());
             None
-        }
-    }
-}
-
-/// Whether a tool may be called again: read-only by its annotations (the live server's,
-/// else the recording's), or any tool with `--allow-writes`.
-fn allow_fn(allow_writes: bool, live: Vec<Tool>, recorded: Vec<Tool>) -> impl Fn(&str, &Value) -> Result<(), String> {
-    move |name, _| {
-        if allow_writes {
-            return Ok(());
-        }
-        let tool = live.iter().find(|t| t.name == name).or_else(|| recorded.iter().find(|t| t.name == name));
-        if Hints::of(tool.and_then(|t| t.annotations.as_ref())).read_only {
-            Ok(())
-        } else {
-            Err("not re-sent: the tool is not annotated read-only (--allow-writes re-sends it)".into())
         }
     }
 }

@@ -5,9 +5,8 @@
 
 use leptos::prelude::*;
 use serde_json::Value;
-use shared::calls::ConfirmPolicy;
 use shared::recording::Recording;
-use shared::replay::{Drift, Replay, ReplayRow, Want, drift, recorded_tools};
+use shared::replay::{Drift, Replay, ReplayRow, ResendPolicy, Want, drift, recorded_tools};
 use shared::session::{CallLimits, ConnState};
 
 use super::{Store, now_ms};
@@ -38,12 +37,10 @@ pub struct ReplayConfirm {
 /// A run in progress.
 pub(super) struct Running {
     replay: Replay,
-    /// Whether calls that need confirmation may be sent.
-    writes_confirmed: bool,
+    /// Which calls are sent again, and the person's answer about those that may write.
+    policy: ResendPolicy,
     /// Nothing is sent until the person answered the confirmation.
     awaiting_answer: bool,
-    /// Tools the policy asks about, by name.
-    asks: Vec<String>,
 }
 
 impl Store {
@@ -60,21 +57,13 @@ impl Store {
         let Some(recording) = self.loaded_recording() else { return };
         let ignore = self.ignore_list();
         let replay = Replay::new(&recording, &ignore, CallLimits::default());
-        let tools = recorded_tools(replay.requests()).unwrap_or_default();
-        let policy = self.calls.policy.get_untracked();
-        let asks: Vec<String> = tools.iter().filter(|t| asks_for(policy, t)).map(|t| t.name.clone()).collect();
-        let calls: Vec<(String, Value)> = replay
-            .requests()
-            .iter()
-            .filter(|r| r.method == "tools/call")
-            .filter_map(|r| {
-                let name = r.params["name"].as_str()?.to_owned();
-                asks.contains(&name).then(|| (name, r.params["arguments"].clone()))
-            })
-            .collect();
+        let recorded = recorded_tools(replay.requests()).unwrap_or_default();
+        let live = self.parked.with_value(|p| p.as_ref().map(|s| s.tools().to_vec())).unwrap_or_default();
+        let policy = ResendPolicy::new(self.calls.policy.get_untracked(), &live, &recorded);
+        let calls = policy.to_confirm(replay.requests());
         let total = replay.requests().len();
         let awaiting_answer = !calls.is_empty();
-        self.running.set_value(Some(Running { replay, writes_confirmed: false, awaiting_answer, asks }));
+        self.running.set_value(Some(Running { replay, policy, awaiting_answer }));
         self.replay_rows.set_value(Vec::new());
         self.replay_view.set(ReplayView { running: true, total, ..ReplayView::default() });
         if awaiting_answer {
@@ -89,7 +78,7 @@ impl Store {
         self.replay_confirm.set(None);
         self.running.update_value(|r| {
             if let Some(r) = r {
-                r.writes_confirmed = send_writes;
+                r.policy.allow_writes(send_writes);
                 r.awaiting_answer = false;
             }
         });
@@ -106,15 +95,7 @@ impl Store {
                 if !run.replay.answered(s) {
                     return None;
                 }
-                let (confirmed, asks) = (run.writes_confirmed, run.asks.clone());
-                let allow = move |tool: &str, _args: &Value| {
-                    if confirmed || !asks.iter().any(|a| a == tool) {
-                        Ok(())
-                    } else {
-                        Err("not re-sent: it may write, and re-sending it was not confirmed".to_owned())
-                    }
-                };
-                let want = run.replay.advance(s, &allow, now);
+                let want = run.replay.advance(s, &run.policy, now);
                 Some((want, run.replay.rows().len()))
             })?
         });
@@ -212,12 +193,6 @@ impl Store {
         self.replay_ignore
             .with_untracked(|t| t.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_owned).collect())
     }
-}
-
-fn asks_for(policy: ConfirmPolicy, tool: &shared::mcp::Tool) -> bool {
-    // "Never" does not apply to a replay: a recording is not a person's choice.
-    let policy = if policy == ConfirmPolicy::Never { ConfirmPolicy::Unsafe } else { policy };
-    policy.asks(tool.annotations.as_ref())
 }
 
 /// The recording being played, as the replay reads it.

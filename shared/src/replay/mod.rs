@@ -7,6 +7,7 @@
 mod diff;
 mod drift;
 mod plan;
+mod resend;
 #[cfg(test)]
 mod tests;
 
@@ -16,6 +17,7 @@ use serde_json::Value;
 pub use diff::{Change, ChangeKind, MAX_CHANGES, diff, diff_bounded, parse_pointer, pointer_of};
 pub use drift::{Drift, DriftClass, drift};
 pub use plan::{Recorded, Replay, Want, recorded_requests, recorded_tools};
+pub use resend::{NOT_ALLOWED, ResendPolicy};
 
 /// How one re-sent request compares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

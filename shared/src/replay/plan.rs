@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{MAX_CHANGES, ReplayRow, RowState, diff_bounded};
+use super::{MAX_CHANGES, ReplayRow, ResendPolicy, RowState, diff_bounded};
 use crate::jsonrpc::{self, Id, Kind};
 use crate::mcp::Tool;
 use crate::pairing::Pairing;
@@ -184,13 +184,13 @@ impl Replay {
         }
     }
 
-    /// Settles what was waited for, then starts requests until one needs a wait. `allow`
-    /// says whether a tool may be called again (`Err(why not)` skips it). Call it after
+    /// Settles what was waited for, then starts requests until one needs a wait. `policy`
+    /// says whether a tool call is sent again (a refused one is skipped). Call it after
     /// the session connected (its initialize and tool list are matched as they are).
     pub fn advance(
         &mut self,
         s: &mut Session,
-        allow: &dyn Fn(&str, &Value) -> Result<(), String>,
+        policy: &ResendPolicy,
         now_ms: f64,
     ) -> Want {
         if self.pending.is_some() {
@@ -203,7 +203,7 @@ impl Replay {
                 self.row(i, RowState::Error, None, Some("not sent: the connection to the server ended".into()));
                 continue;
             }
-            if self.start(i, s, allow, now_ms) {
+            if self.start(i, s, policy, now_ms) {
                 return Want::Wait;
             }
         }
@@ -223,13 +223,7 @@ impl Replay {
     }
 
     /// Starts request `i`; true when its answer must be waited for.
-    fn start(
-        &mut self,
-        i: usize,
-        s: &mut Session,
-        allow: &dyn Fn(&str, &Value) -> Result<(), String>,
-        now: f64,
-    ) -> bool {
+    fn start(&mut self, i: usize, s: &mut Session, policy: &ResendPolicy, now: f64) -> bool {
         let r = &self.requests[i];
         let (method, params, has_response) = (r.method.clone(), r.params.clone(), r.response.is_some());
         let mark = s.timeline().len();
@@ -279,7 +273,7 @@ impl Replay {
                     Value::Null => Value::Object(Default::default()),
                     a => a.clone(),
                 };
-                if let Err(why) = allow(&name, &args) {
+                if let Err(why) = policy.check(&name) {
                     self.row(i, RowState::Skipped, None, Some(why));
                     return false;
                 }

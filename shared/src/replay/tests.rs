@@ -4,6 +4,7 @@
 use serde_json::{Value, json};
 
 use super::*;
+use crate::calls::ConfirmPolicy;
 use crate::recording::{Entry, Header, Recorder, Recording};
 use crate::relay::{ClientMsg, Direction, Limits, RelayEvent, ServerMsg, Target};
 use crate::session::{CallLimits, Session};
@@ -105,20 +106,11 @@ impl Live {
     }
 }
 
-fn read_only(tools: &[crate::mcp::Tool]) -> impl Fn(&str, &Value) -> Result<(), String> + '_ {
-    move |name, _| {
-        let ro =
-            tools.iter().find(|t| t.name == name).and_then(|t| t.annotations.as_ref()).and_then(|a| a.read_only_hint);
-        if ro == Some(true) { Ok(()) } else { Err("not read-only".into()) }
-    }
-}
-
 /// Runs the replay, the server answering each call with `answer(request)`.
 fn run(rec: &Recording, live_tools: Value, answer: impl Fn(&Value) -> Value) -> Report {
     let mut live = Live::connected(live_tools);
     let mut replay = Replay::new(rec, &[], CallLimits::default());
-    let tools = live.s.tools().to_vec();
-    let allow = read_only(&tools);
+    let allow = ResendPolicy::new(ConfirmPolicy::Unsafe, live.s.tools(), &[]);
     while replay.advance(&mut live.s, &allow, live.at) == Want::Wait {
         for request in live.flush() {
             let mut reply = answer(&request);
@@ -213,7 +205,8 @@ fn the_connection_ending_makes_the_rest_errors() {
     let rec = recording("sunny");
     let mut live = Live::connected(tools_v1());
     let mut replay = Replay::new(&rec, &[], CallLimits::default());
-    let allow = |_: &str, _: &Value| Ok(());
+    let mut allow = ResendPolicy::new(ConfirmPolicy::Always, &[], &[]);
+    allow.allow_writes(true);
     assert_eq!(replay.advance(&mut live.s, &allow, 0.0), Want::Wait);
     live.flush();
     live.event(RelayEvent::Closed { reason: "gone".into() });
@@ -247,4 +240,37 @@ fn ten_thousand_calls_stay_quick() {
     assert_eq!(report.rows.len(), 10_002);
     assert_eq!(report.counts.different, 9_999);
     assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+}
+
+fn tool(name: &str, annotations: Value) -> crate::mcp::Tool {
+    serde_json::from_value(json!({"name": name, "inputSchema": {"type": "object"}, "annotations": annotations})).unwrap()
+}
+
+#[test]
+fn the_resend_policy_asks_for_what_may_write_and_the_live_annotations_win() {
+    let live = [tool("weather", json!({"readOnlyHint": true})), tool("wipe", json!({}))];
+    // The recording says `wipe` was read-only, the live server no longer does.
+    let recorded = [tool("wipe", json!({"readOnlyHint": true})), tool("old", json!({"readOnlyHint": true}))];
+    let mut p = ResendPolicy::new(ConfirmPolicy::Unsafe, &live, &recorded);
+    assert!(!p.asks("weather"));
+    assert!(p.asks("wipe"));
+    assert!(!p.asks("old"), "a tool gone from the live server is judged by the recording");
+    assert!(p.asks("unknown"), "a tool nobody annotated may write");
+    assert_eq!(p.check("weather"), Ok(()));
+    assert_eq!(p.check("wipe"), Err(NOT_ALLOWED.to_owned()));
+    p.allow_writes(true);
+    assert_eq!(p.check("wipe"), Ok(()));
+}
+
+#[test]
+fn the_resend_policy_follows_the_confirmation_policy_except_never() {
+    let live = [tool("weather", json!({"readOnlyHint": true}))];
+    assert!(ResendPolicy::new(ConfirmPolicy::Always, &live, &[]).asks("weather"));
+    assert!(!ResendPolicy::new(ConfirmPolicy::Unsafe, &live, &[]).asks("weather"));
+    let never = ResendPolicy::new(ConfirmPolicy::Never, &live, &[]);
+    assert!(never.asks("wipe"), "a recording is not a person's choice: never counts as unsafe");
+    let rec = recording("sunny");
+    let requests = recorded_requests(&rec);
+    let asked: Vec<String> = never.to_confirm(&requests).into_iter().map(|(name, _)| name).collect();
+    assert!(asked.iter().all(|n| n != "weather") && !asked.is_empty(), "{asked:?}");
 }
