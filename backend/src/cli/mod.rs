@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use shared::session::CallLimits;
 
 mod auth;
 mod server;
@@ -168,7 +169,7 @@ pub struct ReplayArgs {
     #[arg(long)]
     pub allow_writes: bool,
     /// Seconds of silence allowed from the server for each request before it counts as missing.
-    #[arg(long = "timeout", value_name = "SECONDS", default_value_t = 60.0, value_parser = seconds)]
+    #[arg(long = "timeout", value_name = "SECONDS", default_value_t = CallLimits::TIMEOUT_S, value_parser = seconds)]
     pub timeout_s: f64,
     #[command(flatten)]
     pub server: ServerArgs,
@@ -189,7 +190,7 @@ pub struct Output {
     #[arg(long)]
     pub json: bool,
     /// Seconds of silence allowed from the server (progress resets the clock) before giving up.
-    #[arg(long = "timeout", value_name = "SECONDS", default_value_t = 60.0, value_parser = seconds)]
+    #[arg(long = "timeout", value_name = "SECONDS", default_value_t = CallLimits::TIMEOUT_S, value_parser = seconds)]
     pub timeout_s: f64,
     /// Write the session to FILE as a recording (replaced when it exists), line by line as
     /// it happens; `mcp-playground play FILE` shows it.

@@ -37,13 +37,14 @@ impl CallsState {
     pub fn new() -> Self {
         let read = |key: &str| crate::storage::local().and_then(|s| s.get_item(key).ok().flatten());
         let policy = read(POLICY_KEY).and_then(|p| ConfirmPolicy::parse(&p)).unwrap_or_default();
-        let timeout = read(TIMEOUT_KEY).and_then(|t| t.parse::<f64>().ok()).filter(|t| *t > 0.0).unwrap_or(60.0);
+        let timeout =
+            read(TIMEOUT_KEY).and_then(|t| t.parse::<f64>().ok()).filter(|t| *t > 0.0).unwrap_or(CallLimits::TIMEOUT_S);
         Self {
             policy: RwSignal::new(policy),
             confirm: RwSignal::new(None),
             progress: RwSignal::new(None),
             timeout_s: RwSignal::new(timeout),
-            max_total_s: RwSignal::new(600.0),
+            max_total_s: RwSignal::new(CallLimits::MAX_TOTAL_S),
             logs: RwSignal::new(Vec::new()),
         }
     }

@@ -187,12 +187,7 @@ impl Replay {
     /// Settles what was waited for, then starts requests until one needs a wait. `policy`
     /// says whether a tool call is sent again (a refused one is skipped). Call it after
     /// the session connected (its initialize and tool list are matched as they are).
-    pub fn advance(
-        &mut self,
-        s: &mut Session,
-        policy: &ResendPolicy,
-        now_ms: f64,
-    ) -> Want {
+    pub fn advance(&mut self, s: &mut Session, policy: &ResendPolicy, now_ms: f64) -> Want {
         if self.pending.is_some() {
             self.settle(s, None);
         }

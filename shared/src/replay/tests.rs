@@ -243,7 +243,8 @@ fn ten_thousand_calls_stay_quick() {
 }
 
 fn tool(name: &str, annotations: Value) -> crate::mcp::Tool {
-    serde_json::from_value(json!({"name": name, "inputSchema": {"type": "object"}, "annotations": annotations})).unwrap()
+    serde_json::from_value(json!({"name": name, "inputSchema": {"type": "object"}, "annotations": annotations}))
+        .unwrap()
 }
 
 #[test]

@@ -187,9 +187,16 @@ pub struct CallLimits {
     pub max_total_ms: f64,
 }
 
+impl CallLimits {
+    /// Silence allowed by default, in seconds (the page's field and `--timeout` start here).
+    pub const TIMEOUT_S: f64 = 60.0;
+    /// Total allowed by default, in seconds.
+    pub const MAX_TOTAL_S: f64 = 600.0;
+}
+
 impl Default for CallLimits {
     fn default() -> Self {
-        Self { timeout_ms: 60_000.0, max_total_ms: 600_000.0 }
+        Self { timeout_ms: Self::TIMEOUT_S * 1000.0, max_total_ms: Self::MAX_TOTAL_S * 1000.0 }
     }
 }
 
