@@ -181,8 +181,7 @@ fn SamplingDialog(id: Id, request: SamplingRequest, waiting: Signal<usize>) -> i
         .collect_view();
     let limit = request.max_tokens.map(|n| format!("up to {n} tokens"));
     let tools = (!request.tools.is_empty()).then(|| {
-        let names: Vec<String> =
-            request.tools.iter().map(|t| t["name"].as_str().unwrap_or("(unnamed)").to_owned()).collect();
+        let names = request.tool_names();
         let json = pretty(&serde_json::Value::Array(request.tools.clone()));
         view! {
             <details class="ask-section">

@@ -6,7 +6,9 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::download;
-use crate::store::{Speed, Store};
+use shared::recording::Speed;
+
+use crate::store::Store;
 
 /// The record switch, the indicator, export and open, for the top bar.
 #[component]
@@ -80,16 +82,16 @@ pub fn PlaybackBar() -> impl IntoView {
                         <span class="playback-title" title=p.name.clone()>{p.summary.clone()}</span>
                         <div class="playback-controls">
                             <button class="button small" data-testid="replay-back" title="Back one message (←)"
-                                prop:disabled={p.index == 0} on:click=move |_| store.replay_back()>"◀"</button>
+                                prop:disabled={p.index == 0} on:click=move |_| store.playback_back()>"◀"</button>
                             <button class="button small primary" data-testid="replay-play"
                                 data-state=if playing { "playing" } else { "paused" }
                                 title=if playing { "Pause" } else { "Play at the recorded pace" }
-                                on:click=move |_| store.replay_toggle_play()>{if playing { "❚❚ Pause" } else { "▶ Play" }}</button>
+                                on:click=move |_| store.playback_toggle()>{if playing { "❚❚ Pause" } else { "▶ Play" }}</button>
                             <button class="button small" data-testid="replay-step" title="Forward one message (→)"
-                                prop:disabled={p.index >= p.total} on:click=move |_| store.replay_step()>"▶|"</button>
+                                prop:disabled={p.index >= p.total} on:click=move |_| store.playback_step()>"▶|"</button>
                             <select class="input compact" data-testid="replay-speed" aria-label="Speed"
                                 prop:value=p.speed.as_str()
-                                on:change=move |ev| store.replay_set_speed(Speed::parse(&event_target_value(&ev)))>
+                                on:change=move |ev| store.playback_set_speed(Speed::parse(&event_target_value(&ev)))>
                                 <option value="1">"1×"</option>
                                 <option value="4">"4×"</option>
                                 <option value="max" title="as fast as possible">"fastest"</option>
@@ -100,7 +102,7 @@ pub fn PlaybackBar() -> impl IntoView {
                             </span>
                             <progress max=p.total.max(1).to_string() value=p.index.to_string()></progress>
                         </div>
-                        <button class="button small ghost" data-testid="replay-exit" on:click=move |_| store.replay_exit()>"Back to live"</button>
+                        <button class="button small ghost" data-testid="replay-exit" on:click=move |_| store.playback_exit()>"Back to live"</button>
                     </div>
                 }
             })}
@@ -124,11 +126,11 @@ pub fn install_keys(store: Store) {
         match ev.key().as_str() {
             "ArrowRight" => {
                 ev.prevent_default();
-                store.replay_step();
+                store.playback_step();
             }
             "ArrowLeft" => {
                 ev.prevent_default();
-                store.replay_back();
+                store.playback_back();
             }
             _ => {}
         }

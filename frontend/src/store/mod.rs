@@ -24,7 +24,7 @@ use crate::ws::{RelaySocket, SocketState};
 pub use asks::AsksState;
 pub use auth::AuthUi;
 pub use calls::{CallsState, Confirm};
-pub use playback::{Loading, PlaybackView, Speed};
+pub use playback::Loading;
 pub use replay::{ReplayConfirm, ReplayView};
 pub use shared::session::{CallState, ConnState, LogLine, Progress, ReadState, ServerInfo};
 
@@ -74,7 +74,7 @@ pub struct Store {
     /// The relay writes every session to a file (`--record DIR`).
     pub relay_recording: RwSignal<bool>,
     /// A recording being played back, and where.
-    pub playback: RwSignal<Option<PlaybackView>>,
+    pub playback: RwSignal<Option<shared::recording::PlayerView>>,
     /// A recording file being read.
     pub loading: RwSignal<Option<Loading>>,
     /// The replay of the loaded recording against the live server.
@@ -88,7 +88,8 @@ pub struct Store {
     session: StoredValue<Session>,
     /// The live session while a recording plays.
     parked: StoredValue<Option<Session>>,
-    replay: StoredValue<Option<playback::Playback>>,
+    /// The recording being played, and where.
+    player: StoredValue<Option<shared::recording::Player>>,
     socket: StoredValue<Option<RelaySocket>, LocalStorage>,
     inbox: StoredValue<Vec<ServerMsg>>,
     preset_applied: StoredValue<bool>,
@@ -135,7 +136,7 @@ impl Store {
             replay_rows: StoredValue::new(Vec::new()),
             session: StoredValue::new(Session::new(env!("CARGO_PKG_VERSION"))),
             parked: StoredValue::new(None),
-            replay: StoredValue::new(None),
+            player: StoredValue::new(None),
             socket: StoredValue::new_local(None),
             inbox: StoredValue::new(Vec::new()),
             preset_applied: StoredValue::new(false),

@@ -198,6 +198,6 @@ impl Store {
 /// The recording being played, as the replay reads it.
 impl Store {
     fn loaded_recording(self) -> Option<Recording> {
-        self.replay.with_value(|r| r.as_ref().map(|r| r.recording()))
+        self.player.with_value(|p| p.as_ref().map(|p| p.recording()))
     }
 }

@@ -77,6 +77,13 @@ pub struct SamplingMessage {
     pub text: String,
 }
 
+impl SamplingRequest {
+    /// The names of the tools offered to the model, in order ("(unnamed)" for one without).
+    pub fn tool_names(&self) -> Vec<String> {
+        self.tools.iter().map(|t| t["name"].as_str().unwrap_or("(unnamed)").to_owned()).collect()
+    }
+}
+
 /// A person's answer to an elicitation.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitAnswer {

@@ -57,7 +57,7 @@ fn reads_requests_tolerantly() {
             {"role": "user", "content": {"type": "text", "text": "Hi"}},
             {"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "image", "data": "AA", "mimeType": "image/png"}]},
             "junk"
-        ], "modelPreferences": {"hints": [{"name": "claude"}]}, "tools": [{"name": "t", "inputSchema": {}}], "maxTokens": 5}),
+        ], "modelPreferences": {"hints": [{"name": "claude"}]}, "tools": [{"name": "t", "inputSchema": {}}, {"inputSchema": {}}], "maxTokens": 5}),
     );
     let Some(ServerAsk { kind: AskKind::Sample(s), .. }) = sample else { panic!("{sample:?}") };
     let lines: Vec<String> = s.messages.iter().map(|m| format!("{}: {}", m.role, m.text)).collect();
@@ -67,7 +67,8 @@ fn reads_requests_tolerantly() {
         {"type":"image","data":"AA","mimeType":"image/png"}
         ?: null"#]]
     .assert_eq(&lines.join("\n"));
-    assert_eq!((s.tools.len(), s.max_tokens, s.system_prompt), (1, Some(5), None));
+    assert_eq!(s.tool_names(), ["t", "(unnamed)"]);
+    assert_eq!((s.max_tokens, s.system_prompt), (Some(5), None));
     assert!(ServerAsk::read(&id, "ping", &json!({})).is_none());
 }
 

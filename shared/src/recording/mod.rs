@@ -9,6 +9,7 @@
 
 mod live;
 mod matching;
+mod player;
 mod read;
 #[cfg(test)]
 mod tests;
@@ -23,6 +24,7 @@ use crate::revision::ProtocolChoice;
 
 pub use live::LiveRecorder;
 pub use matching::{MAX_DELAY_MS, Mock, Reply};
+pub use player::{FRAME_BUDGET_MS, LONGEST_PAUSE_MS, Next, Player, PlayerView, Speed};
 pub use read::{ByteReader, Problem, Reader, Recording, parse};
 
 /// The `format` of the header line.

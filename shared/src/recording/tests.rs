@@ -251,3 +251,106 @@ fn bytes_read_in_slices_that_end_anywhere_give_the_same_recording() {
     assert!(r.feed(b"hello\n").unwrap_err().message.starts_with("not a recording"));
     assert!(ByteReader::new().finish().is_err());
 }
+
+/// A player over `session()`, written and read back as a file is.
+fn player() -> Player {
+    let mut live = LiveRecorder::new(Header::new(Recorder::Page, "0.1.0", &stdio(), 1000.0));
+    let mut lines: Vec<String> = session().iter().flat_map(|m| live.push(m)).collect();
+    lines.extend(live.finish());
+    let text = lines.join("\n") + "\n";
+    let rec = parse(&text).unwrap();
+    Player::new("s.jsonl".into(), rec.header, rec.entries, text)
+}
+
+#[test]
+fn the_player_steps_forward_and_back_through_the_same_session_core() {
+    let mut p = player();
+    let mut s = p.fresh_session();
+    assert_eq!((p.view().index, p.view().total), (0, 5));
+    assert!(p.step(&mut s) && p.step(&mut s) && p.step(&mut s));
+    assert_eq!(p.view().index, 3);
+    let rows = s.timeline().len();
+    let back = p.back();
+    assert_eq!(p.view().index, 2);
+    assert_eq!(back.timeline().len(), rows - 1, "one message fewer, played again from the start");
+    let mut s = back;
+    while p.step(&mut s) {}
+    assert_eq!(p.view().index, 5);
+    assert!(!p.step(&mut s), "nothing after the end");
+    let back = p.back();
+    assert_eq!((p.view().index, back.timeline().len()), (4, rows + 1), "back from the end: the notification is in");
+}
+
+#[test]
+fn the_player_paces_at_the_recorded_gaps_and_stops_at_the_end() {
+    let mut p = player();
+    let mut s = p.fresh_session();
+    let clock = || 0.0;
+    let (generation, rewound) = p.play();
+    assert!(rewound.is_none() && p.view().playing);
+    // Entries at 1000, 1001, 1010.5, 1011, 1012 ms: each tick applies one and waits the gap.
+    let waits: Vec<Next> = (0..5).map(|_| p.tick(generation, &mut s, &clock)).collect();
+    assert_eq!(waits, [Next::After(1.0), Next::After(9.5), Next::After(0.5), Next::After(1.0), Next::After(0.0)]);
+    assert_eq!(p.tick(generation, &mut s, &clock), Next::Stop);
+    assert!(!p.view().playing, "paused at the end");
+    // Playing at the end starts again, in a fresh session; a faster speed shortens waits.
+    let (generation, rewound) = p.play();
+    assert_eq!((rewound.map(|s| s.timeline().len()), p.view().index), (Some(0), 0));
+    p.set_speed(Speed::Times(4.0));
+    assert_eq!(p.tick(generation, &mut s, &clock), Next::After(0.25));
+    // A timer of an earlier play finds itself stale; so does every timer after a pause.
+    assert_eq!(p.tick(generation - 1, &mut s, &clock), Next::Stop);
+    p.pause();
+    assert_eq!(p.tick(generation, &mut s, &clock), Next::Stop);
+    assert_eq!(p.view().index, 1);
+}
+
+#[test]
+fn the_player_caps_long_pauses_and_fits_a_frame_at_full_speed() {
+    let mut p = player();
+    let mut s = p.fresh_session();
+    p.set_speed(Speed::Max);
+    // Each look at the clock costs 5 ms: a 12 ms frame holds the first entry and two more.
+    let now = std::cell::Cell::new(0.0);
+    let clock = || {
+        now.set(now.get() + 5.0);
+        now.get()
+    };
+    let (generation, _) = p.play();
+    assert_eq!(p.tick(generation, &mut s, &clock), Next::Frame);
+    assert_eq!(p.view().index, 3);
+    assert_eq!(p.tick(generation, &mut s, &clock), Next::Frame);
+    assert_eq!(p.view().index, 5);
+    assert_eq!(p.tick(generation, &mut s, &clock), Next::Stop);
+    // A minute of silence in a recording plays as LONGEST_PAUSE_MS.
+    let header = p.header().clone();
+    let entries = vec![
+        Entry::Event { at_ms: 0.0, event: RelayEvent::Stderr { line: "a".into(), truncated: false } },
+        Entry::Event { at_ms: 60_000.0, event: RelayEvent::Stderr { line: "b".into(), truncated: false } },
+    ];
+    let mut p = Player::new("x".into(), header, entries, String::new());
+    let (generation, _) = p.play();
+    assert_eq!(p.tick(generation, &mut s, &|| 0.0), Next::After(LONGEST_PAUSE_MS));
+}
+
+#[test]
+fn the_player_exports_the_file_as_it_came_unless_the_ignore_list_changed() {
+    let p = player();
+    let text = p.text_with_ignore(&[]);
+    assert_eq!(text, p.text_with_ignore(&[]));
+    let changed = p.text_with_ignore(&["/result/x".to_owned()]);
+    let (head, rest) = changed.split_once('\n').unwrap();
+    assert!(head.contains(r#""ignore":["/result/x"]"#), "{head}");
+    assert_eq!(rest, text.split_once('\n').unwrap().1);
+    assert_eq!(parse(&changed).unwrap().header.ignore, ["/result/x"]);
+}
+
+#[test]
+fn a_header_summary_names_the_server_when_and_who() {
+    let mut h = Header::new(Recorder::Cli, "0.1.0", &Target::Demo, 1_763_854_860_000.0);
+    assert_eq!(h.summary(), "a demo server · recorded 2025-11-22 23:41 UTC by the command line");
+    h.server_info = Some(json!({"name": "server-everything", "version": "2.0", "title": "Everything"}));
+    assert!(h.summary().starts_with("Everything 2.0 · "), "{}", h.summary());
+    h.server_info = Some(json!({"name": "", "version": ""}));
+    assert!(h.summary().starts_with("a server · "), "{}", h.summary());
+}
