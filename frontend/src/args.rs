@@ -160,6 +160,40 @@ impl ArgsState {
         self.edit(|m| m.set_number(path, text, integer));
     }
 
+    /// Renames a key of the object at `parent`; what was refused or picked under it follows.
+    pub fn rename_key(self, parent: &str, from: &str, to: &str) {
+        self.edit(|m| {
+            m.rename_key(parent, from, to);
+        });
+    }
+
+    /// Swaps two items of the array at `parent`; what was refused or picked follows.
+    pub fn move_item(self, parent: &str, a: usize, b: usize) {
+        self.edit(|m| {
+            m.move_item(parent, a, b);
+        });
+    }
+
+    /// Adds an unused key to the object at `parent`, starting from `field_of` its key.
+    pub fn add_key(self, parent: &str, field_of: impl FnOnce(&str) -> Field) {
+        let schema = self.schema.get_untracked();
+        self.edit(|m| {
+            m.add_key(parent, &schema, field_of);
+        });
+    }
+
+    /// Appends an item starting from `field` to the array at `parent`.
+    pub fn add_item(self, parent: &str, field: &Field) {
+        let schema = self.schema.get_untracked();
+        self.edit(|m| m.add_item(parent, field, &schema));
+    }
+
+    /// Picks variant `i` at `path`, starting it from `field`.
+    pub fn pick_variant(self, path: &str, i: usize, field: &Field) {
+        let schema = self.schema.get_untracked();
+        self.edit(|m| m.pick_variant(path, i, field, &schema));
+    }
+
     pub fn remove(self, path: &str) {
         self.edit(|m| m.remove(path));
     }

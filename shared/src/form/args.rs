@@ -84,6 +84,62 @@ impl ArgsModel {
         self.set(path, value);
     }
 
+    /// Renames the key `from` of the object at `parent` to `to` (false when `to` is taken
+    /// or `from` is gone); a number refused and a variant picked under it move with it.
+    pub fn rename_key(&mut self, parent: &str, from: &str, to: &str) -> bool {
+        if !pointer::rename(&mut self.value, parent, from, to) {
+            return false;
+        }
+        let (old, new) = (pointer::child(parent, from), pointer::child(parent, to));
+        self.repath(|p| rebase(p, &old, &new));
+        true
+    }
+
+    /// Swaps items `a` and `b` of the array at `parent` (the arrows move an item by one);
+    /// what was refused or picked in each goes with it.
+    pub fn move_item(&mut self, parent: &str, a: usize, b: usize) -> bool {
+        if !pointer::swap(&mut self.value, parent, a, b) {
+            return false;
+        }
+        let (at_a, at_b) = (pointer::index(parent, a), pointer::index(parent, b));
+        self.repath(|p| rebase(p, &at_a, &at_b).or_else(|| rebase(p, &at_b, &at_a)));
+        true
+    }
+
+    /// Adds a key not used yet (`key1`, `key2`, …) to the object at `parent`, holding the
+    /// initial value of the field `field_of` gives for it; returns the key.
+    pub fn add_key(&mut self, parent: &str, schema: &Value, field_of: impl FnOnce(&str) -> Field) -> String {
+        let key = super::unused_key(pointer::get(&self.value, parent));
+        let start = initial(&field_of(&key), schema);
+        self.set(&pointer::child(parent, &key), start);
+        key
+    }
+
+    /// Appends an item holding the initial value of `field` to the array at `parent` (an
+    /// empty one is made where there is none).
+    pub fn add_item(&mut self, parent: &str, field: &Field, schema: &Value) {
+        let Some(len) = pointer::get(&self.value, parent).and_then(Value::as_array).map(Vec::len) else {
+            return self.set(parent, Value::Array(vec![initial(field, schema)]));
+        };
+        self.set(&pointer::index(parent, len), initial(field, schema));
+    }
+
+    /// Picks variant `i` of the `oneOf`/`anyOf` at `path`, starting it from `field`.
+    pub fn pick_variant(&mut self, path: &str, i: usize, field: &Field, schema: &Value) {
+        self.variants.insert(path.to_owned(), i);
+        self.set(path, initial(field, schema));
+    }
+
+    /// Moves the paths of refusals and picked variants by `map` (`None` leaves one be).
+    fn repath(&mut self, map: impl Fn(&str) -> Option<String>) {
+        for v in &mut self.refused {
+            if let Some(p) = map(&v.path) {
+                v.path = p;
+            }
+        }
+        self.variants = self.variants.drain().map(|(k, i)| (map(&k).unwrap_or(k), i)).collect();
+    }
+
     /// Removes the value at `path`.
     pub fn remove(&mut self, path: &str) {
         // Paths after a removed item shift: what was refused there no longer applies.
@@ -151,6 +207,12 @@ fn read_raw(text: &str) -> Result<Value, String> {
 
 fn pretty(v: &Value) -> String {
     serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string())
+}
+
+/// `path` moved from under `from` to under `to`; `None` when it is not under `from`.
+fn rebase(path: &str, from: &str, to: &str) -> Option<String> {
+    let rest = path.strip_prefix(from)?;
+    (rest.is_empty() || rest.starts_with('/')).then(|| format!("{to}{rest}"))
 }
 
 /// Creates empty objects for the missing ancestors of `path` (and in place of ancestors

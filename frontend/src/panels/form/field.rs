@@ -179,7 +179,7 @@ fn object_view(spec: ObjectSpec, path: String, depth: usize) -> AnyView {
                                     aria-label="Key" value=key.clone()
                                     on:change=move |ev| {
                                         let new = event_target_value(&ev);
-                                        args.value.update(|v| { pointer::rename(v, &parent, &old, &new); });
+                                        args.rename_key(&parent, &old, &new);
                                     } />
                                 <div class="extra-value">{field_view(spec.key_schema(&key).field(), item_path, key.clone(), true, depth + 1)}</div>
                                 <button type="button" class="icon-button small" data-testid="field-remove-key" data-field-path=remove_path.clone()
@@ -190,9 +190,7 @@ fn object_view(spec: ObjectSpec, path: String, depth: usize) -> AnyView {
                 </For>
                 <button type="button" class="button small ghost" data-testid="field-add-key" data-field-path=path.clone()
                     on:click=move |_| {
-                        let key = args.value.with(|v| form::unused_key(pointer::get(v, &p_add)));
-                        let start = form::initial(&spec_add.key_schema(&key).field(), &args.schema.get_untracked());
-                        args.set(&pointer::child(&p_add, &key), start);
+                        args.add_key(&p_add, |key| spec_add.key_schema(key).field());
                     }>"+ Add key"</button>
             </div>
         }
@@ -231,10 +229,10 @@ fn array_view(spec: ArraySpec, path: String, depth: usize) -> AnyView {
                             <div class="item-actions">
                                 <button type="button" class="icon-button small" title="Move up" aria-label="Move up"
                                     disabled=!up
-                                    on:click=move |_| args.value.update(|v| { pointer::swap(v, &parent, i - 1, i); })>"↑"</button>
+                                    on:click=move |_| args.move_item(&parent, i - 1, i)>"↑"</button>
                                 <button type="button" class="icon-button small" title="Move down" aria-label="Move down"
                                     disabled=move || !spec.can_move_down(i, len.get())
-                                    on:click=move |_| args.value.update(|v| { pointer::swap(v, &parent2, i, i + 1); })>"↓"</button>
+                                    on:click=move |_| args.move_item(&parent2, i, i + 1)>"↓"</button>
                                 <button type="button" class="icon-button small" data-testid="field-remove-item" data-field-path=remove_path.clone()
                                     title="Remove this item" aria-label="Remove this item"
                                     on:click=move |_| args.remove(&remove_path)>"×"</button>
@@ -246,10 +244,8 @@ fn array_view(spec: ArraySpec, path: String, depth: usize) -> AnyView {
             <button type="button" class="button small ghost" data-testid="field-add-item" data-field-path=path.clone()
                 prop:disabled=move || !can_add()
                 on:click=move |_| {
-                    let i = len.get_untracked();
-                    if let Some(f) = spec_add.field_at(i) {
-                        let start = form::initial(f, &args.schema.get_untracked());
-                        args.set(&pointer::index(&p_add, i), start);
+                    if let Some(f) = spec_add.field_at(len.get_untracked()) {
+                        args.add_item(&p_add, f);
                     }
                 }>"+ Add item"</button>
         </div>
@@ -278,10 +274,7 @@ fn variants_view(variants: Vec<form::Variant>, path: String, name: String, depth
         move |ev| {
             let Ok(i) = event_target_value(&ev).parse::<usize>() else { return };
             let Some(v) = vs.get(i) else { return };
-            args.variants.update(|m| {
-                m.insert(p.clone(), i);
-            });
-            args.set(&p, form::initial(&v.field, &args.schema.get_untracked()));
+            args.pick_variant(&p, i, &v.field);
         }
     };
     let body = {

@@ -183,3 +183,56 @@ fn remove_deletes_the_value_and_clears_every_refusal() {
     m.remove("/size");
     assert_eq!(m.value.get("size"), None);
 }
+
+fn nested() -> (ArgsModel, Value) {
+    let schema = json!({"type": "object", "properties": {
+        "tags": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "steps": {"type": "array", "items": {"oneOf": [{"type": "integer"}, {"type": "string"}]}},
+    }});
+    let mut m = ArgsModel::default();
+    m.load(&build(&schema), &schema, Some(r#"{"tags": {"a": 1, "b": 2}, "steps": [1, "two", 3]}"#));
+    (m, schema)
+}
+
+#[test]
+fn renaming_a_key_moves_what_was_refused_and_picked_under_it() {
+    let (mut m, _) = nested();
+    m.set_number("/tags/a", TOO_BIG, true);
+    m.variants.insert("/tags/a/x".into(), 1);
+    m.variants.insert("/tags/ab".into(), 1);
+    assert!(m.rename_key("/tags", "a", "z"));
+    assert_eq!(m.value["tags"], json!({"z": TOO_BIG, "b": 2}));
+    assert_eq!(paths(&m.refused), ["/tags/z"]);
+    assert_eq!(m.variants.get("/tags/z/x"), Some(&1));
+    assert_eq!(m.variants.get("/tags/ab"), Some(&1), "a sibling whose name starts alike stays");
+    assert!(!m.rename_key("/tags", "z", "b"), "a taken key is refused");
+    assert_eq!(m.value["tags"], json!({"z": TOO_BIG, "b": 2}));
+    assert_eq!(paths(&m.refused), ["/tags/z"]);
+}
+
+#[test]
+fn moving_an_item_swaps_what_was_refused_and_picked_with_it() {
+    let (mut m, _) = nested();
+    m.variants.insert("/steps/1".into(), 1);
+    m.set_number("/steps/0", TOO_BIG, true);
+    assert!(m.move_item("/steps", 0, 1));
+    assert_eq!(m.value["steps"], json!(["two", TOO_BIG, 3]));
+    assert_eq!(paths(&m.refused), ["/steps/1"]);
+    assert_eq!((m.variants.get("/steps/0"), m.variants.get("/steps/1")), (Some(&1), None));
+    assert!(!m.move_item("/steps", 2, 3), "past the end");
+}
+
+#[test]
+fn adding_keys_and_items_starts_them_from_their_schema() {
+    let (mut m, schema) = nested();
+    let field = build(&json!({"type": "integer"}));
+    assert_eq!(m.add_key("/tags", &schema, |_| field.clone()), "key1");
+    assert_eq!(m.add_key("/tags", &schema, |_| field.clone()), "key2");
+    assert_eq!(m.value["tags"], json!({"a": 1, "b": 2, "key1": 0, "key2": 0}));
+    m.add_item("/steps", &build(&json!({"type": "string"})), &schema);
+    assert_eq!(m.value["steps"], json!([1, "two", 3, ""]));
+    m.add_item("/fresh", &field, &schema);
+    assert_eq!(m.value["fresh"], json!([0]), "a missing array is made");
+    m.pick_variant("/steps/1", 0, &field, &schema);
+    assert_eq!((m.value["steps"][1].clone(), m.variants.get("/steps/1")), (json!(0), Some(&0)));
+}
