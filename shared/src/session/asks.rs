@@ -69,9 +69,7 @@ impl Session {
             return;
         }
         self.asks.push(ask);
-        if let Some(d) = self.deadline.as_mut() {
-            d.pause(now_ms);
-        }
+        self.call.pause_clock(now_ms);
         self.changed.asks = true;
         self.changed.call = true;
     }
@@ -83,10 +81,8 @@ impl Session {
         if self.asks.len() == before {
             return;
         }
-        if self.asks.is_empty()
-            && let Some(d) = self.deadline.as_mut()
-        {
-            d.resume(now_ms);
+        if self.asks.is_empty() {
+            self.call.resume_clock(now_ms);
         }
         self.changed.asks = true;
         self.changed.call = true;

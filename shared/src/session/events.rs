@@ -68,15 +68,11 @@ impl Session {
     fn on_auth(&mut self, auth: AuthState, now_ms: f64) {
         let waiting = matches!(auth, AuthState::SigningIn { .. } | AuthState::Approve { .. });
         if waiting {
-            if let Some(d) = self.deadline.as_mut() {
-                d.pause(now_ms);
-            }
+            self.call.pause_clock(now_ms);
             self.discover_due = None;
         } else {
-            if self.asks.is_empty()
-                && let Some(d) = self.deadline.as_mut()
-            {
-                d.resume(now_ms);
+            if self.asks.is_empty() {
+                self.call.resume_clock(now_ms);
             }
             if self.client.is_discovering() && self.discover_due.is_none() {
                 self.discover_due = Some(now_ms + super::DISCOVER_WAIT_MS);

@@ -5,6 +5,7 @@
 //! command line drives it with the relay's transports in-process. Neither adds logic.
 
 mod asks;
+mod call;
 mod events;
 mod record;
 mod state;
@@ -16,7 +17,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::calls::{Deadline, Expiry};
+use crate::calls::Expiry;
 use crate::client::{CallOutcome, Handled, ListFacts, McpClient, Update, progress_token};
 use crate::jsonrpc::{self, Id};
 use crate::mcp::Tool;
@@ -26,6 +27,7 @@ use crate::render::output::{self, OutputCheck};
 use crate::revision::ProtocolChoice;
 use crate::timeline::Timeline;
 
+pub use call::Call;
 pub use state::{CallLimits, CallState, Changed, ConnState, LogLine, Progress, ReadState, RelayInfo, ServerInfo};
 
 /// Stderr lines kept.
@@ -57,9 +59,7 @@ pub struct Session {
     tools: Vec<Tool>,
     tools_loading: bool,
     tools_error: Option<String>,
-    call: CallState,
-    deadline: Option<Deadline>,
-    progress: Option<Progress>,
+    call: Call,
     stderr: Vec<String>,
     notices: Vec<String>,
     logs: Vec<LogLine>,
@@ -104,9 +104,7 @@ impl Session {
             tools: Vec::new(),
             tools_loading: false,
             tools_error: None,
-            call: CallState::Idle,
-            deadline: None,
-            progress: None,
+            call: Call::default(),
             stderr: Vec::new(),
             notices: Vec::new(),
             logs: Vec::new(),
@@ -186,10 +184,10 @@ impl Session {
         self.tools_error.as_deref()
     }
     pub fn call(&self) -> &CallState {
-        &self.call
+        self.call.state()
     }
     pub fn progress(&self) -> Option<&Progress> {
-        self.progress.as_ref()
+        self.call.progress()
     }
     pub fn timeline(&self) -> &Timeline {
         &self.timeline
@@ -217,10 +215,7 @@ impl Session {
 
     /// The arguments the current (or last) call was sent with, as its request carried them.
     pub fn call_arguments(&self) -> Option<Value> {
-        let id = match &self.call {
-            CallState::Pending { id, .. } => id.clone(),
-            _ => return None,
-        };
+        let id = self.call.pending()?.0.clone();
         let row = self
             .timeline
             .rows()
@@ -234,7 +229,7 @@ impl Session {
     /// When [`tick`](Self::tick) should next run: the pending call's deadline, or when
     /// `server/discover` is given up on.
     pub fn next_deadline_ms(&self) -> Option<f64> {
-        let call = self.deadline.as_ref().filter(|d| !d.is_paused()).map(Deadline::due_ms);
+        let call = self.call.due_ms();
         let discover = self.discover_due.filter(|_| self.client.is_discovering());
         match (call, discover) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -305,20 +300,15 @@ impl Session {
     /// Calls `tool` with `arguments` (sent exactly as given), under `limits`. Refused while
     /// another call is pending or no server is connected.
     pub fn call_tool(&mut self, tool: &str, arguments: Value, limits: CallLimits, now_ms: f64) -> Result<Id, String> {
-        if self.call.is_pending() {
+        if self.call.pending().is_some() {
             return Err("a call is already running: cancel it or wait for it".into());
         }
         if self.conn != ConnState::Connected {
             return Err("not connected to a server".into());
         }
         let (id, frame) = self.client.call_tool(tool, arguments);
-        self.progress = None;
-        let mut deadline = Deadline::new(now_ms, limits.timeout_ms, limits.max_total_ms);
-        if !self.asks.is_empty() {
-            deadline.pause(now_ms);
-        }
-        self.deadline = Some(deadline);
-        self.set_call(CallState::Pending { id: id.clone(), tool: tool.to_owned() });
+        self.call.start(id.clone(), tool.to_owned(), Some(limits), !self.asks.is_empty(), now_ms);
+        self.changed.call = true;
         self.send_frame(frame);
         Ok(id)
     }
@@ -342,7 +332,7 @@ impl Session {
                 self.apply(handled, None, now_ms);
             }
         }
-        let Some(expiry) = self.deadline.as_ref().and_then(|d| d.check(now_ms)) else { return };
+        let Some(expiry) = self.call.expired(now_ms) else { return };
         let (after_ms, reason) = match expiry {
             Expiry::Silent { after_ms } => {
                 (after_ms, format!("timed out after {:.0} s without a response", after_ms / 1000.0))
@@ -446,9 +436,10 @@ impl Session {
         let params = &value["params"];
         match (c.id.as_ref(), c.method.as_deref()) {
             (Some(id), Some("tools/call")) => {
-                self.progress = None;
+                // A recorded call runs no clock: its end is in the recording.
                 let tool = params["name"].as_str().unwrap_or_default().to_owned();
-                self.set_call(CallState::Pending { id: id.clone(), tool });
+                self.call.start(id.clone(), tool, None, false, 0.0);
+                self.changed.call = true;
             }
             (Some(_), Some("tools/list")) => self.set_tools_loading(true),
             (Some(_), Some("resources/read")) => {
@@ -457,11 +448,8 @@ impl Session {
             }
             (None, Some("notifications/cancelled")) => {
                 let Ok(id) = serde_json::from_value::<Id>(params["requestId"].clone()) else { return };
-                let CallState::Pending { id: pending, tool } = &self.call else { return };
-                if *pending != id {
-                    return;
-                }
-                let tool = tool.clone();
+                let Some(tool) = self.call.tool_of(&id) else { return };
+                let tool = tool.to_owned();
                 let reason = params["reason"].as_str().unwrap_or("cancelled").to_owned();
                 // The live session said why it gave up; a timeout reads as one again.
                 let started = self
@@ -494,10 +482,7 @@ impl Session {
     }
 
     fn set_call(&mut self, call: CallState) {
-        if !matches!(call, CallState::Pending { .. }) {
-            self.deadline = None;
-        }
-        self.call = call;
+        self.call.end(call);
         self.changed.call = true;
     }
 
@@ -508,9 +493,7 @@ impl Session {
 
     /// Stops the pending call's clock and tells the server; the call's tool, if one was pending.
     fn give_up(&mut self, reason: &str) -> Option<String> {
-        let CallState::Pending { id, tool } = &self.call else { return None };
-        let (id, tool) = (id.clone(), tool.clone());
-        self.deadline = None;
+        let (id, tool) = self.call.stop_clock()?;
         if let Some(frame) = self.client.cancel(&id, reason) {
             self.send_frame(frame);
         }
@@ -523,15 +506,10 @@ impl Session {
     }
 
     fn fail_pending_call(&mut self, message: &str) {
-        if let CallState::Pending { tool, .. } = &self.call {
-            let tool = tool.clone();
+        if let Some((_, tool)) = self.call.pending() {
+            let tool = tool.to_owned();
             self.set_call(CallState::TransportError { tool, message: message.into() });
         }
-    }
-
-    /// Whether `id` is the pending call's.
-    fn pending_is(&self, id: &Id) -> bool {
-        matches!(&self.call, CallState::Pending { id: pending, .. } if pending == id)
     }
 
     fn apply(&mut self, handled: Handled, duration_ms: Option<f64>, now_ms: f64) {

@@ -45,10 +45,8 @@ impl Session {
                 self.notice("the server's tool list changed; refreshed".into());
             }
             Update::CallDone { id, outcome } => {
-                if let CallState::Pending { tool, .. } = &self.call
-                    && self.pending_is(&id)
-                {
-                    let tool = tool.clone();
+                if let Some(tool) = self.call.tool_of(&id) {
+                    let tool = tool.to_owned();
                     let schema = self.tool(&tool).and_then(|t| t.output_schema.as_ref());
                     let (output, agreement) = match &outcome {
                         CallOutcome::Result { result, .. } => {
@@ -60,7 +58,7 @@ impl Session {
                 }
             }
             Update::CallFailed { id, message } => {
-                if self.pending_is(&id) {
+                if self.call.is_pending(&id) {
                     self.fail_pending_call(&message);
                 }
             }
@@ -73,24 +71,19 @@ impl Session {
                 self.changed.reads = true;
             }
             Update::Progress { token, progress, total, message } => {
-                let CallState::Pending { id, .. } = &self.call else { return };
+                let Some((id, _)) = self.call.pending() else { return };
                 if token != progress_token(id) {
                     return;
                 }
-                if let Some(d) = self.deadline.as_mut() {
-                    d.on_progress(now_ms);
-                }
-                self.progress = Some(Progress { progress, total, message });
+                self.call.on_progress(Progress { progress, total, message }, now_ms);
                 self.changed.call = true;
             }
             Update::Late { id } => self.notice(format!(
                 "a late response to request #{id} arrived after it was given up on; it is in the timeline"
             )),
             Update::CancelledByServer { id, reason } => {
-                if let CallState::Pending { tool, .. } = &self.call
-                    && self.pending_is(&id)
-                {
-                    let tool = tool.clone();
+                if let Some(tool) = self.call.tool_of(&id) {
+                    let tool = tool.to_owned();
                     let reason =
                         format!("cancelled by the server{}", reason.map(|r| format!(": {r}")).unwrap_or_default());
                     self.set_call(CallState::Cancelled { tool, reason });

@@ -1,0 +1,132 @@
+//! The call in flight, or the last one made: its state, its clock and its progress, apart
+//! from the rest of the session. A call backed by a task, or made by an app's view, is one
+//! more of these.
+
+use super::{CallLimits, CallState, Progress};
+use crate::calls::{Deadline, Expiry};
+use crate::jsonrpc::Id;
+
+/// One tool call and its clock.
+#[derive(Debug, Clone, Default)]
+pub struct Call {
+    state: CallState,
+    /// Running while the call is pending, unless it was played back from a recording.
+    deadline: Option<Deadline>,
+    progress: Option<Progress>,
+}
+
+impl Call {
+    pub fn state(&self) -> &CallState {
+        &self.state
+    }
+
+    /// The latest progress of the pending call.
+    pub fn progress(&self) -> Option<&Progress> {
+        self.progress.as_ref()
+    }
+
+    /// The id and tool of the pending call.
+    pub fn pending(&self) -> Option<(&Id, &str)> {
+        match &self.state {
+            CallState::Pending { id, tool } => Some((id, tool)),
+            _ => None,
+        }
+    }
+
+    /// Whether `id` is the pending call's.
+    pub fn is_pending(&self, id: &Id) -> bool {
+        self.tool_of(id).is_some()
+    }
+
+    /// The tool of the pending call, when `id` is its.
+    pub fn tool_of(&self, id: &Id) -> Option<&str> {
+        self.pending().filter(|(pending, _)| *pending == id).map(|(_, tool)| tool)
+    }
+
+    /// When the clock will next run out; `None` without a clock or while it stands still.
+    pub fn due_ms(&self) -> Option<f64> {
+        self.deadline.as_ref().filter(|d| !d.is_paused()).map(Deadline::due_ms)
+    }
+
+    /// A call of `tool` was sent as `id`; `limits` start its clock (standing still from the
+    /// start when `paused`: the server already waits on a person), `None` runs none.
+    pub(super) fn start(&mut self, id: Id, tool: String, limits: Option<CallLimits>, paused: bool, now_ms: f64) {
+        self.progress = None;
+        self.deadline = limits.map(|l| {
+            let mut d = Deadline::new(now_ms, l.timeout_ms, l.max_total_ms);
+            if paused {
+                d.pause(now_ms);
+            }
+            d
+        });
+        self.state = CallState::Pending { id, tool };
+    }
+
+    /// The call ended (or a new state replaces it): its clock stops.
+    pub(super) fn end(&mut self, state: CallState) {
+        if !matches!(state, CallState::Pending { .. }) {
+            self.deadline = None;
+        }
+        self.state = state;
+    }
+
+    /// The server waits on a person: the clock stands still.
+    pub(super) fn pause_clock(&mut self, now_ms: f64) {
+        if let Some(d) = self.deadline.as_mut() {
+            d.pause(now_ms);
+        }
+    }
+
+    /// The person answered: the clock goes on.
+    pub(super) fn resume_clock(&mut self, now_ms: f64) {
+        if let Some(d) = self.deadline.as_mut() {
+            d.resume(now_ms);
+        }
+    }
+
+    /// Progress of the pending call arrived: shown, and the silence clock starts again.
+    pub(super) fn on_progress(&mut self, progress: Progress, now_ms: f64) {
+        if let Some(d) = self.deadline.as_mut() {
+            d.on_progress(now_ms);
+        }
+        self.progress = Some(progress);
+    }
+
+    /// Whether the clock ran out at `now_ms`, and how.
+    pub(super) fn expired(&self, now_ms: f64) -> Option<Expiry> {
+        self.deadline.as_ref().and_then(|d| d.check(now_ms))
+    }
+
+    /// Stops the clock of the pending call, which is being given up on; its id and tool.
+    pub(super) fn stop_clock(&mut self) -> Option<(Id, String)> {
+        let (id, tool) = self.pending().map(|(id, tool)| (id.clone(), tool.to_owned()))?;
+        self.deadline = None;
+        Some((id, tool))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_call_clock_stands_still_while_paused_and_stops_when_given_up() {
+        let limits = CallLimits { timeout_ms: 100.0, max_total_ms: 1000.0 };
+        let mut c = Call::default();
+        c.start(Id::Number(7), "echo".into(), Some(limits), true, 0.0);
+        assert_eq!((c.tool_of(&Id::Number(7)), c.tool_of(&Id::Number(8))), (Some("echo"), None));
+        assert_eq!(c.due_ms(), None, "a person is being asked: no deadline runs");
+        c.resume_clock(50.0);
+        assert_eq!(c.due_ms(), Some(150.0));
+        c.on_progress(Progress { progress: 1.0, total: None, message: None }, 120.0);
+        assert_eq!((c.due_ms(), c.expired(200.0)), (Some(220.0), None));
+        assert!(c.expired(220.0).is_some());
+        assert_eq!(c.stop_clock(), Some((Id::Number(7), "echo".to_owned())));
+        assert_eq!(c.expired(10_000.0), None, "given up: no clock");
+        c.end(CallState::Idle);
+        assert_eq!(c.pending(), None);
+        // A recorded call runs no clock.
+        c.start(Id::Number(9), "echo".into(), None, false, 0.0);
+        assert_eq!((c.due_ms(), c.progress()), (None, None));
+    }
+}
