@@ -38,7 +38,7 @@ impl ConfirmPolicy {
     }
 
     /// Whether a call of a tool with these annotations needs confirmation.
-    pub fn asks(self, annotations: Option<&ToolAnnotations>) -> bool {
+    pub fn needs_confirmation(self, annotations: Option<&ToolAnnotations>) -> bool {
         match self {
             ConfirmPolicy::Always => true,
             ConfirmPolicy::Never => false,
@@ -203,12 +203,12 @@ mod tests {
     #[test]
     fn policy_and_defaults() {
         let unsafe_ = ConfirmPolicy::Unsafe;
-        assert!(unsafe_.asks(None), "no hints: not read-only by default");
-        assert!(!unsafe_.asks(Some(&ann(Some(true), None))));
-        assert!(unsafe_.asks(Some(&ann(Some(false), Some(false)))), "writes, even additively");
-        assert!(unsafe_.asks(Some(&ann(Some(false), Some(true)))));
-        assert!(ConfirmPolicy::Always.asks(Some(&ann(Some(true), None))));
-        assert!(!ConfirmPolicy::Never.asks(Some(&ann(Some(false), Some(true)))));
+        assert!(unsafe_.needs_confirmation(None), "no hints: not read-only by default");
+        assert!(!unsafe_.needs_confirmation(Some(&ann(Some(true), None))));
+        assert!(unsafe_.needs_confirmation(Some(&ann(Some(false), Some(false)))), "writes, even additively");
+        assert!(unsafe_.needs_confirmation(Some(&ann(Some(false), Some(true)))));
+        assert!(ConfirmPolicy::Always.needs_confirmation(Some(&ann(Some(true), None))));
+        assert!(!ConfirmPolicy::Never.needs_confirmation(Some(&ann(Some(false), Some(true)))));
         assert_eq!(ConfirmPolicy::default(), ConfirmPolicy::Unsafe);
         for p in [ConfirmPolicy::Always, ConfirmPolicy::Unsafe, ConfirmPolicy::Never] {
             assert_eq!(ConfirmPolicy::parse(p.as_str()), Some(p));

@@ -122,7 +122,7 @@ pub struct McpClient {
     /// The roots `roots/list` answers with.
     roots: Vec<String>,
     /// The stateless revision's state (2026-07-28).
-    st: stateless::Stateless,
+    stateless: stateless::Stateless,
     /// What the listing under way says beyond its tools (2026-07-28).
     facts: ListFacts,
     /// A `tools/list` listing is under way.
@@ -149,7 +149,7 @@ impl McpClient {
             negotiated: None,
             asked: HashSet::new(),
             roots: Vec::new(),
-            st: stateless::Stateless::default(),
+            stateless: stateless::Stateless::default(),
             facts: ListFacts::default(),
             listing_open: false,
             relist: false,
@@ -189,7 +189,7 @@ impl McpClient {
             "clientInfo": {"name": self.client_name, "title": "MCP Playground", "version": self.client_version},
         });
         let (id, frame) = self.request(Purpose::Initialize, "initialize", Some(params));
-        self.st.initialize = Some(id);
+        self.stateless.initialize = Some(id);
         frame
     }
 
@@ -291,12 +291,12 @@ impl McpClient {
         }
         let purpose = match c.method.as_deref() {
             Some("server/discover") => {
-                self.st.discovering = Some(id.clone());
+                self.stateless.discovering = Some(id.clone());
                 Purpose::Discover
             }
             Some("subscriptions/listen") => Purpose::Listen,
             Some("initialize") => {
-                self.st.initialize = Some(id.clone());
+                self.stateless.initialize = Some(id.clone());
                 if let Some(offered) = value["params"]["protocolVersion"].as_str() {
                     self.protocol_version = offered.to_owned();
                 }
@@ -420,9 +420,9 @@ impl McpClient {
             }
             // `server/discover` was answered first: this `initialize` is old news.
             Purpose::Initialize if self.ready => {}
-            Purpose::Initialize if error.is_some() && self.st.discovering.is_some() => {
+            Purpose::Initialize if error.is_some() && self.stateless.discovering.is_some() => {
                 // Discovery is still out and may yet settle the session.
-                self.st.initialize = None;
+                self.stateless.initialize = None;
             }
             Purpose::Initialize => match error {
                 Some(e) => {
@@ -431,10 +431,10 @@ impl McpClient {
                 None => match serde_json::from_value::<InitializeResult>(value["result"].clone()) {
                     Ok(r) => {
                         match negotiation::accept(self.choice, self.offered(), &r.protocol_version) {
-                            Ok(n) => self.negotiated = Some(Negotiated { discovery: self.st.discovery, ..n }),
+                            Ok(n) => self.negotiated = Some(Negotiated { discovery: self.stateless.discovery, ..n }),
                             Err(e) => return out.updates.push(Update::InitializeFailed(e)),
                         }
-                        self.st.discovering = None;
+                        self.stateless.discovering = None;
                         self.ready = true;
                         out.replies.push(jsonrpc::notification("notifications/initialized", None));
                         out.replies.push(self.list_tools());

@@ -6,9 +6,17 @@ use serde_json::Value;
 use crate::relay::{OAuthSettings, Target};
 use crate::revision::ProtocolChoice;
 
-/// One saved server: its name, where it is, the protocol revision asked for it, and the
-/// OAuth client id and scopes to sign in with (never a token, nor a client secret).
-pub type Saved = (String, Target, ProtocolChoice, OAuthSettings);
+/// One saved server of the page's list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SavedServer {
+    /// Unique in the list.
+    pub name: String,
+    pub target: Target,
+    /// The protocol revision asked for it.
+    pub protocol: ProtocolChoice,
+    /// The OAuth client id and scopes to sign in with (never a token, nor a client secret).
+    pub oauth: OAuthSettings,
+}
 
 /// Reads the stored list: a JSON array of `[name, target]` entries, with the protocol
 /// revision third when one is pinned or OAuth settings follow, and those fourth, names
@@ -16,12 +24,12 @@ pub type Saved = (String, Target, ProtocolChoice, OAuthSettings);
 /// that is not such a list is an empty list, and an entry this version cannot read is left
 /// out, so that one bad entry loses only itself. Lists saved before revisions could be
 /// chosen have no third element: those servers speak `auto`.
-pub fn read(text: &str) -> Vec<Saved> {
+pub fn read(text: &str) -> Vec<SavedServer> {
     let Ok(entries) = serde_json::from_str::<Vec<Vec<Value>>>(text) else { return Vec::new() };
     entries.into_iter().filter_map(entry).collect()
 }
 
-fn entry(fields: Vec<Value>) -> Option<Saved> {
+fn entry(fields: Vec<Value>) -> Option<SavedServer> {
     let mut fields = fields.into_iter();
     let name = fields.next()?.as_str()?.to_owned();
     let target = Target::read(fields.next()?).ok()?;
@@ -34,14 +42,14 @@ fn entry(fields: Vec<Value>) -> Option<Saved> {
         None => OAuthSettings::default(),
         Some(v) => serde_json::from_value(v).ok()?,
     };
-    fields.next().is_none().then_some((name, target, protocol, oauth))
+    fields.next().is_none().then_some(SavedServer { name, target, protocol, oauth })
 }
 
 /// The stored form of `list`, which [`read`] reads back.
-pub fn write(list: &[Saved]) -> Result<String, serde_json::Error> {
+pub fn write(list: &[SavedServer]) -> Result<String, serde_json::Error> {
     let entries: Vec<Value> = list
         .iter()
-        .map(|(name, target, protocol, oauth)| match (protocol, oauth.is_empty()) {
+        .map(|SavedServer { name, target, protocol, oauth }| match (protocol, oauth.is_empty()) {
             (ProtocolChoice::Auto, true) => serde_json::json!([name, target]),
             (pinned, true) => serde_json::json!([name, target, pinned]),
             (protocol, false) => serde_json::json!([name, target, protocol, oauth]),
@@ -52,9 +60,9 @@ pub fn write(list: &[Saved]) -> Result<String, serde_json::Error> {
 
 /// Adds `found` to `list` in order: a server of a name already there replaces it and
 /// moves to the end, as does a later entry of the same name within `found`.
-pub fn merge(list: &mut Vec<Saved>, found: Vec<Saved>) {
+pub fn merge(list: &mut Vec<SavedServer>, found: Vec<SavedServer>) {
     for server in found {
-        list.retain(|(n, ..)| *n != server.0);
+        list.retain(|s| s.name != server.name);
         list.push(server);
     }
 }
@@ -63,7 +71,7 @@ pub fn merge(list: &mut Vec<Saved>, found: Vec<Saved>) {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Imported {
     /// The usable servers, in file order, each with its `protocolVersion` (auto if none).
-    pub servers: Vec<Saved>,
+    pub servers: Vec<SavedServer>,
     /// Broken entries and ignored keys, one line each: the rest was still imported.
     pub problems: Vec<String>,
 }
@@ -79,7 +87,9 @@ pub fn import(text: &str) -> Result<Imported, String> {
     for entry in config.servers {
         match entry.target {
             // The client secret stays behind: the page keeps no secret.
-            Ok(t) => servers.push((entry.name, t, entry.protocol, entry.oauth)),
+            Ok(target) => {
+                servers.push(SavedServer { name: entry.name, target, protocol: entry.protocol, oauth: entry.oauth })
+            }
             Err(e) => problems.push(format!("not imported: {e}")),
         }
     }
@@ -92,13 +102,13 @@ pub fn import(text: &str) -> Result<Imported, String> {
 }
 
 /// Removes the server called `name`.
-pub fn forget(list: &mut Vec<Saved>, name: &str) {
-    list.retain(|(n, ..)| n != name);
+pub fn forget(list: &mut Vec<SavedServer>, name: &str) {
+    list.retain(|s| s.name != name);
 }
 
-/// The target of the server called `name`, with its protocol revision and OAuth settings.
-pub fn find<'a>(list: &'a [Saved], name: &str) -> Option<(&'a Target, ProtocolChoice, &'a OAuthSettings)> {
-    list.iter().find(|(n, ..)| n == name).map(|(_, t, p, o)| (t, *p, o))
+/// The server called `name`.
+pub fn find<'a>(list: &'a [SavedServer], name: &str) -> Option<&'a SavedServer> {
+    list.iter().find(|s| s.name == name)
 }
 
 #[cfg(test)]
@@ -111,13 +121,13 @@ mod tests {
         Target::Http { url: url.to_owned(), headers: BTreeMap::new() }
     }
 
-    fn names(list: &[Saved]) -> Vec<&str> {
-        list.iter().map(|(n, ..)| n.as_str()).collect()
+    fn names(list: &[SavedServer]) -> Vec<&str> {
+        list.iter().map(|s| s.name.as_str()).collect()
     }
 
     /// A saved server on `auto`.
-    fn auto(name: &str, target: Target) -> Saved {
-        (name.to_owned(), target, ProtocolChoice::Auto, OAuthSettings::default())
+    fn auto(name: &str, target: Target) -> SavedServer {
+        SavedServer { name: name.to_owned(), target, protocol: ProtocolChoice::Auto, oauth: OAuthSettings::default() }
     }
 
     #[test]
@@ -125,12 +135,12 @@ mod tests {
         let mut list = vec![auto("a", http("http://a")), auto("b", http("http://b")), auto("c", Target::Demo)];
         merge(&mut list, vec![auto("b", http("http://b2")), auto("d", Target::Demo)]);
         assert_eq!(names(&list), ["a", "c", "b", "d"]);
-        assert_eq!(find(&list, "b"), Some((&http("http://b2"), ProtocolChoice::Auto, &OAuthSettings::default())));
+        assert_eq!(find(&list, "b"), Some(&auto("b", http("http://b2"))));
         // Within one import, the later entry of a name wins.
         merge(&mut list, vec![auto("e", http("http://e1")), auto("a", Target::Demo), auto("e", http("http://e2"))]);
         assert_eq!(names(&list), ["c", "b", "d", "a", "e"]);
-        assert_eq!(find(&list, "e"), Some((&http("http://e2"), ProtocolChoice::Auto, &OAuthSettings::default())));
-        assert_eq!(find(&list, "a"), Some((&Target::Demo, ProtocolChoice::Auto, &OAuthSettings::default())));
+        assert_eq!(find(&list, "e"), Some(&auto("e", http("http://e2"))));
+        assert_eq!(find(&list, "a"), Some(&auto("a", Target::Demo)));
     }
 
     #[test]
@@ -142,7 +152,7 @@ mod tests {
         }}"#;
         let got = import(text).unwrap();
         assert_eq!(names(&got.servers), ["ok", "remote"]);
-        let Target::Stdio { env, .. } = &got.servers[0].1 else { panic!() };
+        let Target::Stdio { env, .. } = &got.servers[0].target else { panic!() };
         assert_eq!(env["KEY"], "${API_KEY}", "kept as written: the page has no environment");
         assert_eq!(got.problems.len(), 2, "{:?}", got.problems);
         assert!(got.problems.iter().any(|p| p.contains("autoApprove")), "{:?}", got.problems);
@@ -187,7 +197,7 @@ mod tests {
     fn a_pinned_revision_is_saved_imported_and_old_lists_speak_auto() {
         use crate::revision::Revision;
         let pinned = ProtocolChoice::Pinned(Revision::V2024_11_05);
-        let list = vec![("old".to_owned(), Target::Demo, pinned, OAuthSettings::default()), auto("new", Target::Demo)];
+        let list = vec![SavedServer { protocol: pinned, ..auto("old", Target::Demo) }, auto("new", Target::Demo)];
         let text = write(&list).unwrap();
         assert_eq!(text, r#"[["old",{"transport":"demo"},"2024-11-05"],["new",{"transport":"demo"}]]"#);
         assert_eq!(read(&text), list);
@@ -196,7 +206,7 @@ mod tests {
         // An unknown revision loses its entry only.
         assert_eq!(read(r#"[["a", {"transport": "demo"}, "1999-01-01"], ["b", {"transport": "demo"}]]"#).len(), 1);
         let got = import(r#"{"mcpServers": {"s": {"url": "http://x/mcp", "protocolVersion": "2024-11-05"}}}"#).unwrap();
-        assert_eq!(got.servers[0].2, pinned);
+        assert_eq!(got.servers[0].protocol, pinned);
         assert!(got.problems.is_empty(), "protocolVersion is a key of ours: {:?}", got.problems);
     }
 
@@ -206,7 +216,7 @@ mod tests {
             "oauth": {"clientId": "c1", "clientSecret": "SECRET-1", "scopes": ["mcp:tools", "profile"]}}}}"#;
         let got = import(text).unwrap();
         let oauth = OAuthSettings { client_id: Some("c1".into()), scopes: vec!["mcp:tools".into(), "profile".into()] };
-        assert_eq!(got.servers[0].3, oauth);
+        assert_eq!(got.servers[0].oauth, oauth);
         let stored = write(&got.servers).unwrap();
         assert_eq!(
             stored,
@@ -214,7 +224,7 @@ mod tests {
         );
         assert!(!stored.contains("SECRET"));
         assert_eq!(read(&stored), got.servers);
-        assert_eq!(find(&got.servers, "s").map(|f| f.2), Some(&oauth));
+        assert_eq!(find(&got.servers, "s").map(|f| &f.oauth), Some(&oauth));
         // Anything else in the settings (a token, say) loses the entry.
         let bad = r#"[["s",{"transport":"demo"},"auto",{"client_id":"c1","access_token":"t"}]]"#;
         assert!(read(bad).is_empty());

@@ -12,12 +12,12 @@
 //! [`store`]. The [`Hub`] is what a run shares: the store, the callbacks waiting, the
 //! redirect URI and the client secrets configured.
 
+mod authorizer;
 pub mod browser;
 pub mod callback;
 pub mod challenge;
 pub mod discovery;
 pub mod exchange;
-mod flow;
 mod register;
 pub mod store;
 #[cfg(test)]
@@ -26,7 +26,7 @@ mod tests;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use flow::Authorizer;
+pub use authorizer::Authorizer;
 use shared::relay::OAuthSettings;
 
 /// Where the authorization server sends the person back.

@@ -7,9 +7,9 @@
 use serde_json::json;
 
 use super::Hub;
+use super::authorizer::Failure;
 use super::discovery::ServerMeta;
 use super::exchange::Exchanges;
-use super::flow::Failure;
 use super::store::Registration;
 
 /// The name the relay registers under.

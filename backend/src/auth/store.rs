@@ -37,14 +37,14 @@ pub struct Registration {
 
 /// One sign-in kept: who issued it, for which resource, with which client.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Saved {
+pub struct SignIn {
     pub issuer: String,
     pub resource: String,
     pub client: Registration,
     pub tokens: Tokens,
 }
 
-impl Saved {
+impl SignIn {
     /// Whether this sign-in is for the MCP server at `server`.
     fn covers(&self, server: &str) -> bool {
         self.resource == server || resource_covers(&self.resource, server)
@@ -54,13 +54,13 @@ impl Saved {
 #[derive(Serialize, Deserialize)]
 struct File {
     version: u32,
-    signed_in: Vec<Saved>,
+    signed_in: Vec<SignIn>,
 }
 
 /// Every sign-in of this run.
 #[derive(Debug, Default)]
 pub struct Store {
-    saved: Mutex<Vec<Saved>>,
+    saved: Mutex<Vec<SignIn>>,
     clients: Mutex<HashMap<(String, String), Registration>>,
     file: Option<PathBuf>,
 }
@@ -92,13 +92,13 @@ impl Store {
     }
 
     /// The sign-in for the MCP server at `server`, if one is kept.
-    pub fn find(&self, server: &str) -> Option<Saved> {
+    pub fn find(&self, server: &str) -> Option<SignIn> {
         let saved = self.saved.lock().expect("store lock");
         saved.iter().rev().find(|s| s.covers(server)).cloned()
     }
 
     /// Keeps a sign-in, replacing the one of the same issuer and resource.
-    pub fn put(&self, s: Saved) {
+    pub fn put(&self, s: SignIn) {
         {
             let mut saved = self.saved.lock().expect("store lock");
             saved.retain(|o| !(o.issuer == s.issuer && o.resource == s.resource));

@@ -1,10 +1,10 @@
 //! The pieces of the flow that need no server: challenges, well-known URLs, resource and
 //! issuer rules, masking, PKCE.
 
+use super::authorizer::{client_auth, s256};
 use super::challenge::{Challenge, parse};
 use super::discovery::{resource_covers, resource_meta_urls, server_meta_urls};
 use super::exchange::{Basic, mask_json, mask_url_query};
-use super::flow::{client_auth, s256};
 use super::store::Registration;
 
 #[test]
@@ -109,12 +109,12 @@ async fn the_commands_callback_hands_the_code_to_the_sign_in_waiting_under_its_s
 
 #[test]
 fn remembered_tokens_are_in_a_file_only_the_user_may_read_and_sign_out_forgets_them() {
-    use super::store::{Registration, Saved, Store, Tokens};
+    use super::store::{Registration, SignIn, Store, Tokens};
     let dir = std::env::temp_dir().join(format!("mcp-playground-tokens-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let file = dir.join("state").join("tokens.json");
     let store = Store::remembered(file.clone()).unwrap();
-    let saved = Saved {
+    let saved = SignIn {
         issuer: "http://as".into(),
         resource: "http://h:1/mcp".into(),
         client: Registration { client_id: "c".into(), client_secret: None, auth_method: "none".into() },

@@ -5,7 +5,7 @@
 //! is left out with a notice, and the rest is imported.
 
 use leptos::prelude::*;
-use shared::saved::{self, Saved};
+use shared::saved::{self, SavedServer};
 
 use crate::store::{ConnState, Store};
 
@@ -13,11 +13,11 @@ const KEY: &str = "mcp-playground.servers.v1";
 /// Marks an option of the relay's `--config` file in the list of saved servers.
 const OFFERED: &str = "config:";
 
-fn load() -> Vec<Saved> {
+fn load() -> Vec<SavedServer> {
     crate::storage::local().and_then(|s| s.get_item(KEY).ok().flatten()).map(|t| saved::read(&t)).unwrap_or_default()
 }
 
-fn save(list: &[Saved]) {
+fn save(list: &[SavedServer]) {
     if let (Some(s), Ok(text)) = (crate::storage::local(), saved::write(list)) {
         let _ = s.set_item(KEY, &text);
     }
@@ -41,7 +41,9 @@ pub fn SavedServers() -> impl IntoView {
             Some(name) => store.offered.with_untracked(|o| {
                 o.iter().find(|s| s.name == name).map(|s| s.target.clone().map(|t| (t, s.protocol, s.oauth.clone())))
             }),
-            None => servers.with_untracked(|s| saved::find(s, &value).map(|(t, p, o)| Ok((t.clone(), p, o.clone())))),
+            None => servers.with_untracked(|s| {
+                saved::find(s, &value).map(|f| Ok((f.target.clone(), f.protocol, f.oauth.clone())))
+            }),
         };
         match target {
             Some(Ok((t, protocol, oauth))) => {
@@ -95,7 +97,7 @@ pub fn SavedServers() -> impl IntoView {
                             }).collect_view()}
                         </optgroup>
                     })}
-                    {move || servers.get().into_iter().map(|(name, t, protocol, _)| {
+                    {move || servers.get().into_iter().map(|SavedServer { name, target: t, protocol, .. }| {
                         let label = match protocol {
                             shared::revision::ProtocolChoice::Auto => format!("{name} ({})", t.transport()),
                             pinned => format!("{name} ({}, {})", t.transport(), pinned.as_str()),

@@ -111,7 +111,7 @@ pub fn TimelinePanel() -> impl IntoView {
                     on:click=move |_| store.download_recording()>"Export"</button>
             </div>
             <Show when=move || flow.get()>
-                <super::flow::FlowView />
+                <super::sequence::SequenceView />
             </Show>
             <div class="timeline-filters" class:hidden=move || flow.get()>
                 <input class="input" type="search" data-testid="timeline-filter" placeholder="Filter by method or id"

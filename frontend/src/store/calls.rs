@@ -93,7 +93,7 @@ impl Store {
             return;
         }
         self.args.raw_error.set(None);
-        if self.calls.policy.get_untracked().asks(tool.annotations.as_ref()) {
+        if self.calls.policy.get_untracked().needs_confirmation(tool.annotations.as_ref()) {
             self.calls.confirm.set(Some(Confirm { tool, arguments }));
         } else {
             self.send_call(&tool.name, arguments);

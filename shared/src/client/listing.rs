@@ -57,7 +57,7 @@ impl McpClient {
 
     pub(super) fn on_tools_page(&mut self, mut page: ListToolsResult, out: &mut Handled) {
         self.pages += 1;
-        if self.st.on {
+        if self.stateless.on {
             if self.pages == 1 {
                 self.facts = ListFacts::default();
             }
@@ -78,7 +78,7 @@ impl McpClient {
             });
         }
         self.tools.extend(page.tools);
-        if page.next_cursor.is_none() && self.st.on {
+        if page.next_cursor.is_none() && self.stateless.on {
             out.updates.push(Update::ListFacts(self.facts.clone()));
         }
         match page.next_cursor {

@@ -70,7 +70,7 @@ impl McpClient {
         }
         let params = json!({"_meta": self.meta(Revision::V2026_07_28)});
         let (id, frame) = self.request(Purpose::Discover, "server/discover", Some(params));
-        self.st.discovering = Some(id);
+        self.stateless.discovering = Some(id);
         frame
     }
 
@@ -78,7 +78,7 @@ impl McpClient {
     /// is answered first settles the session; a pinned 2026-07-28 fails.
     pub fn discover_overdue(&mut self) -> Handled {
         let mut out = Handled::default();
-        if self.st.discovering.is_some() && self.st.initialize.is_none() {
+        if self.stateless.discovering.is_some() && self.stateless.initialize.is_none() {
             self.not_discovered(Discovery::Silent, "", &mut out);
         }
         out
@@ -86,7 +86,7 @@ impl McpClient {
 
     /// Whether `server/discover` is out with nothing settled (its deadline matters then).
     pub fn is_discovering(&self) -> bool {
-        self.st.discovering.is_some() && self.st.initialize.is_none()
+        self.stateless.discovering.is_some() && self.stateless.initialize.is_none()
     }
 
     /// The `_meta` of a stateless request.
@@ -101,7 +101,7 @@ impl McpClient {
     /// `params` with the stateless `_meta` merged in (keys already there, such as a
     /// progress token, are kept); the params as they are otherwise.
     pub(super) fn with_meta(&mut self, id: &Id, method: &str, params: Option<Value>) -> Option<Value> {
-        if !self.st.on {
+        if !self.stateless.on {
             return params;
         }
         let mut params = match params {
@@ -110,7 +110,7 @@ impl McpClient {
         };
         let mut bare = params.clone();
         bare.remove("_meta");
-        self.st.sent.insert(id.clone(), (method.to_owned(), Value::Object(bare)));
+        self.stateless.sent.insert(id.clone(), (method.to_owned(), Value::Object(bare)));
         let Value::Object(meta) = self.meta(Revision::V2026_07_28) else { unreachable!("json! object") };
         let entry = params.entry("_meta").or_insert_with(|| json!({}));
         if let Value::Object(existing) = entry {
@@ -121,16 +121,16 @@ impl McpClient {
 
     /// Discovery did not settle the session: on to `initialize`, or (pinned) the end.
     fn not_discovered(&mut self, d: Discovery, detail: &str, out: &mut Handled) {
-        self.st.discovery = d;
+        self.stateless.discovery = d;
         if d != Discovery::Silent {
-            self.st.discovering = None;
+            self.stateless.discovering = None;
         }
         if self.choice == ProtocolChoice::Pinned(Revision::V2026_07_28) {
-            self.st.discovering = None;
+            self.stateless.discovering = None;
             let message = negotiation::pinned_stateless_failed(d, detail);
             return out.updates.push(Update::InitializeFailed(message));
         }
-        if self.st.initialize.is_none() {
+        if self.stateless.initialize.is_none() {
             let frame = self.initialize();
             out.replies.push(frame);
         }
@@ -156,14 +156,14 @@ impl McpClient {
             Err(d) => return self.not_discovered(d, &format!("it lists {}", supported.join(", ")), out),
         };
         // An `initialize` sent meanwhile is answered for nothing.
-        if let Some(init) = self.st.initialize.take()
+        if let Some(init) = self.stateless.initialize.take()
             && self.waiting.forget(crate::relay::Direction::Out, &init).is_some()
         {
             self.abandoned.insert(init);
         }
-        self.st.discovering = None;
-        self.st.discovery = Discovery::Answered;
-        self.st.on = true;
+        self.stateless.discovering = None;
+        self.stateless.discovery = Discovery::Answered;
+        self.stateless.on = true;
         self.ready = true;
         self.negotiated = Some(negotiated);
         let info = result
@@ -197,13 +197,17 @@ impl McpClient {
     /// The id the caller knows a request by (a retry answers for its first attempt); the
     /// stateless bookkeeping of an answered request is let go.
     pub(super) fn settle(&mut self, id: &Id) -> Id {
-        self.st.sent.remove(id);
-        self.st.origin.remove(id).unwrap_or_else(|| id.clone())
+        self.stateless.sent.remove(id);
+        self.stateless.origin.remove(id).unwrap_or_else(|| id.clone())
     }
 
     /// The attempt under way of the request the caller knows as `id`.
     pub(super) fn attempt_of(&self, id: &Id) -> Id {
-        self.st.origin.iter().find(|(_, first)| *first == id).map_or_else(|| id.clone(), |(attempt, _)| attempt.clone())
+        self.stateless
+            .origin
+            .iter()
+            .find(|(_, first)| *first == id)
+            .map_or_else(|| id.clone(), |(attempt, _)| attempt.clone())
     }
 
     /// `-32022` (unsupported protocol version) naming 2026-07-28 among the supported: the
@@ -216,17 +220,17 @@ impl McpClient {
         if error["code"] != -32022 || !names_it {
             return false;
         }
-        let origin = self.st.origin.get(id).cloned().unwrap_or_else(|| id.clone());
-        if !self.st.version_retried.insert(origin.clone()) {
+        let origin = self.stateless.origin.get(id).cloned().unwrap_or_else(|| id.clone());
+        if !self.stateless.version_retried.insert(origin.clone()) {
             return false;
         }
         if matches!(purpose, Purpose::Discover) {
-            self.st.origin.remove(id);
+            self.stateless.origin.remove(id);
             out.replies.push(self.open());
             return true;
         }
-        let Some((method, params)) = self.st.sent.remove(id) else { return false };
-        self.st.origin.remove(id);
+        let Some((method, params)) = self.stateless.sent.remove(id) else { return false };
+        self.stateless.origin.remove(id);
         let params = match params {
             Value::Object(map) => map,
             _ => Map::new(),
@@ -237,16 +241,16 @@ impl McpClient {
 
     /// Whether a result asks for input first (`resultType: input_required`).
     pub(super) fn wants_input(&self, value: &Value) -> bool {
-        self.st.on && value["result"]["resultType"] == "input_required"
+        self.stateless.on && value["result"]["resultType"] == "input_required"
     }
 
     /// A result that asks for input: each question goes to the user (roots are answered
     /// here), and once all are answered the request goes again under a new id.
     pub(super) fn on_input_required(&mut self, purpose: Purpose, id: &Id, value: &Value, out: &mut Handled) {
-        let origin = self.st.origin.remove(id).unwrap_or_else(|| id.clone());
-        let Some((method, params)) = self.st.sent.remove(id) else { return };
+        let origin = self.stateless.origin.remove(id).unwrap_or_else(|| id.clone());
+        let Some((method, params)) = self.stateless.sent.remove(id) else { return };
         let result = &value["result"];
-        let number = self.st.rounds.remove(&origin).map_or(1, |r| r.number + 1);
+        let number = self.stateless.rounds.remove(&origin).map_or(1, |r| r.number + 1);
         let requests: BTreeMap<String, Value> = result["inputRequests"]
             .as_object()
             .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
@@ -278,7 +282,7 @@ impl McpClient {
             } else if let Some(ask) = ServerAsk::read(&ask_id, method, &request["params"]) {
                 round.waiting += 1;
                 self.asked.insert(ask_id.clone());
-                self.st.questions.insert(ask_id, (origin.clone(), key));
+                self.stateless.questions.insert(ask_id, (origin.clone(), key));
                 out.updates.push(Update::Asked(ask));
             } else {
                 let message = format!("the server asked for input this client cannot give: {key} ({method:?})");
@@ -288,16 +292,16 @@ impl McpClient {
         if round.waiting == 0 {
             out.replies.push(self.retry(&origin, round));
         } else {
-            self.st.rounds.insert(origin, round);
+            self.stateless.rounds.insert(origin, round);
         }
     }
 
     /// The user answered one question of a round; the retry goes once none is left.
     /// `None` when `id` is no question of a round.
     pub(super) fn answer_question(&mut self, id: &Id, frame: &str) -> Option<Handled> {
-        let (origin, key) = self.st.questions.remove(id)?;
+        let (origin, key) = self.stateless.questions.remove(id)?;
         let mut out = Handled::default();
-        let Some(mut round) = self.st.rounds.remove(&origin) else { return Some(out) };
+        let Some(mut round) = self.stateless.rounds.remove(&origin) else { return Some(out) };
         let answer: Value = serde_json::from_str(frame).unwrap_or_default();
         if let Some(result) = answer.get("result") {
             round.answers.insert(key, result.clone());
@@ -312,7 +316,7 @@ impl McpClient {
         if round.waiting == 0 {
             out.replies.push(self.retry(&origin, round));
         } else {
-            self.st.rounds.insert(origin, round);
+            self.stateless.rounds.insert(origin, round);
         }
         Some(out)
     }
@@ -320,12 +324,12 @@ impl McpClient {
     /// A request waiting on the user is given up: its questions are withdrawn.
     pub(super) fn drop_round(&mut self, origin: &Id) -> bool {
         self.forget_questions(origin);
-        self.st.rounds.remove(origin).is_some()
+        self.stateless.rounds.remove(origin).is_some()
     }
 
     fn forget_questions(&mut self, origin: &Id) {
         let asked = &mut self.asked;
-        self.st.questions.retain(|q, (o, _)| {
+        self.stateless.questions.retain(|q, (o, _)| {
             let keep = o != origin;
             if !keep {
                 asked.remove(q);
@@ -355,13 +359,13 @@ impl McpClient {
             params.insert("_meta".into(), json!({"progressToken": super::progress_token(origin)}));
         }
         let (id, frame) = self.request(purpose, method, Some(Value::Object(params)));
-        self.st.origin.insert(id, origin.clone());
+        self.stateless.origin.insert(id, origin.clone());
         frame
     }
 
     /// A request that asked for input ends without its answer.
     fn fail_round(&mut self, purpose: Purpose, origin: &Id, message: String, out: &mut Handled) {
-        self.st.rounds.remove(origin);
+        self.stateless.rounds.remove(origin);
         match purpose {
             Purpose::CallTool => out.updates.push(Update::CallFailed { id: origin.clone(), message }),
             Purpose::ListTools(n) if n == self.listing => self.tools_failed(message, out),

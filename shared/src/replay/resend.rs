@@ -37,9 +37,9 @@ impl ResendPolicy {
     }
 
     /// Whether a call of `tool` needs a yes before it is re-sent.
-    pub fn asks(&self, tool: &str) -> bool {
+    pub fn needs_confirmation(&self, tool: &str) -> bool {
         let known = self.tools.iter().find(|t| t.name == tool);
-        self.confirm.asks(known.and_then(|t| t.annotations.as_ref()))
+        self.confirm.needs_confirmation(known.and_then(|t| t.annotations.as_ref()))
     }
 
     /// The recorded calls that need a yes, with the arguments they will be sent with.
@@ -49,13 +49,13 @@ impl ResendPolicy {
             .filter(|r| r.method == "tools/call")
             .filter_map(|r| {
                 let name = r.params["name"].as_str()?;
-                self.asks(name).then(|| (name.to_owned(), r.params["arguments"].clone()))
+                self.needs_confirmation(name).then(|| (name.to_owned(), r.params["arguments"].clone()))
             })
             .collect()
     }
 
     /// Whether the call of `tool` is re-sent; `Err` says why not.
     pub fn check(&self, tool: &str) -> Result<(), String> {
-        if self.writes_allowed || !self.asks(tool) { Ok(()) } else { Err(NOT_ALLOWED.to_owned()) }
+        if self.writes_allowed || !self.needs_confirmation(tool) { Ok(()) } else { Err(NOT_ALLOWED.to_owned()) }
     }
 }

@@ -253,10 +253,10 @@ fn the_resend_policy_asks_for_what_may_write_and_the_live_annotations_win() {
     // The recording says `wipe` was read-only, the live server no longer does.
     let recorded = [tool("wipe", json!({"readOnlyHint": true})), tool("old", json!({"readOnlyHint": true}))];
     let mut p = ResendPolicy::new(ConfirmPolicy::Unsafe, &live, &recorded);
-    assert!(!p.asks("weather"));
-    assert!(p.asks("wipe"));
-    assert!(!p.asks("old"), "a tool gone from the live server is judged by the recording");
-    assert!(p.asks("unknown"), "a tool nobody annotated may write");
+    assert!(!p.needs_confirmation("weather"));
+    assert!(p.needs_confirmation("wipe"));
+    assert!(!p.needs_confirmation("old"), "a tool gone from the live server is judged by the recording");
+    assert!(p.needs_confirmation("unknown"), "a tool nobody annotated may write");
     assert_eq!(p.check("weather"), Ok(()));
     assert_eq!(p.check("wipe"), Err(NOT_ALLOWED.to_owned()));
     p.allow_writes(true);
@@ -266,10 +266,10 @@ fn the_resend_policy_asks_for_what_may_write_and_the_live_annotations_win() {
 #[test]
 fn the_resend_policy_follows_the_confirmation_policy_except_never() {
     let live = [tool("weather", json!({"readOnlyHint": true}))];
-    assert!(ResendPolicy::new(ConfirmPolicy::Always, &live, &[]).asks("weather"));
-    assert!(!ResendPolicy::new(ConfirmPolicy::Unsafe, &live, &[]).asks("weather"));
+    assert!(ResendPolicy::new(ConfirmPolicy::Always, &live, &[]).needs_confirmation("weather"));
+    assert!(!ResendPolicy::new(ConfirmPolicy::Unsafe, &live, &[]).needs_confirmation("weather"));
     let never = ResendPolicy::new(ConfirmPolicy::Never, &live, &[]);
-    assert!(never.asks("wipe"), "a recording is not a person's choice: never counts as unsafe");
+    assert!(never.needs_confirmation("wipe"), "a recording is not a person's choice: never counts as unsafe");
     let rec = recording("sunny");
     let requests = recorded_requests(&rec);
     let asked: Vec<String> = never.to_confirm(&requests).into_iter().map(|(name, _)| name).collect();

@@ -1,4 +1,4 @@
-//! The flow view: the session as a sequence diagram on a (compressed) time axis, drawn as
+//! The sequence view (the `flow-view` hook): the session as a sequence diagram on a (compressed) time axis, drawn as
 //! SVG. Lanes for the page, the relay and the server; arrows for requests, responses and
 //! notifications; open spans for requests still waiting. Clicking an arrow selects its row.
 
@@ -38,7 +38,7 @@ fn place(rows: &[RowView], zoom: f64) -> Vec<Placed> {
 }
 
 #[component]
-pub fn FlowView() -> impl IntoView {
+pub fn SequenceView() -> impl IntoView {
     let store = expect_context::<Store>();
     let zoom = RwSignal::new(2.0f64);
     let drawing = move || {

@@ -14,7 +14,7 @@ use super::challenge::{self, Challenge};
 use super::discovery::{self, ResourceMeta, ServerMeta};
 use super::exchange::{Basic, Exchanges, mask_url_query};
 use super::register;
-use super::store::{Registration, Saved, Tokens};
+use super::store::{Registration, SignIn, Tokens};
 use super::{APPROVAL_WAIT, Hub, Signing};
 use crate::upstream::EventSender;
 
@@ -40,8 +40,8 @@ impl Failure {
     }
 }
 
-/// What the flow learnt, kept between its runs.
-struct FlowState {
+/// What signing in learnt, kept between its runs.
+struct Memory {
     /// The authorization server of the current tokens.
     meta: Option<ServerMeta>,
     /// The scopes the last sign-in asked for.
@@ -59,9 +59,9 @@ pub struct Authorizer {
     /// The MCP server's URL, as given.
     server: String,
     settings: shared::relay::OAuthSettings,
-    x: Exchanges,
-    current: Mutex<Option<Saved>>,
-    flow: tokio::sync::Mutex<FlowState>,
+    exchanges: Exchanges,
+    current: Mutex<Option<SignIn>>,
+    memory: tokio::sync::Mutex<Memory>,
 }
 
 fn now_ms() -> u64 {
@@ -89,8 +89,8 @@ impl Authorizer {
     /// The sign-in of a connection to `server`; a kept sign-in for it is used at once.
     pub fn new(signing: Signing, server: &str, events: EventSender) -> Self {
         let current = signing.hub.store.find(server);
-        let x = Exchanges { client: signing.hub.http.clone(), events };
-        let flow = FlowState {
+        let exchanges = Exchanges { client: signing.hub.http.clone(), events };
+        let memory = Memory {
             meta: None,
             requested: Vec::new(),
             refreshed: None,
@@ -102,9 +102,9 @@ impl Authorizer {
             hub: signing.hub,
             server: server.trim().to_owned(),
             settings: signing.settings,
-            x,
+            exchanges,
             current: Mutex::new(current),
-            flow: tokio::sync::Mutex::new(flow),
+            memory: tokio::sync::Mutex::new(memory),
         }
     }
 
@@ -123,16 +123,16 @@ impl Authorizer {
 
     /// The token to send, refreshed first when it is about to expire.
     pub async fn fresh(&self) -> Option<String> {
-        let expiring = |s: &Saved| {
+        let expiring = |s: &SignIn| {
             s.tokens.refresh_token.is_some() && s.tokens.expires_at_ms.is_some_and(|t| t <= now_ms() + EXPIRY_MARGIN_MS)
         };
         let due = self.current.lock().expect("auth lock").as_ref().is_some_and(expiring);
         if due {
-            let mut flow = self.flow.lock().await;
+            let mut memory = self.memory.lock().await;
             let still = self.current.lock().expect("auth lock").as_ref().is_some_and(expiring);
             if still {
                 // A refresh that fails leaves the old token: its 401 starts a sign-in.
-                let _ = self.refresh(&mut flow).await;
+                let _ = self.refresh(&mut memory).await;
             }
         }
         self.bearer()
@@ -142,19 +142,19 @@ impl Authorizer {
     /// `WWW-Authenticate`: signs in (again), after which the request may go again. An error
     /// says why not, and the page has been told the step that failed.
     pub async fn challenged(&self, status: u16, www: Option<&str>, used: Option<&str>) -> Result<(), String> {
-        let mut flow = self.flow.lock().await;
+        let mut memory = self.memory.lock().await;
         if self.bearer().as_deref() != used {
             // Another request signed in meanwhile: its token is the one to try.
             return Ok(());
         }
-        if flow.since.elapsed() > WINDOW {
-            (flow.sign_ins, flow.step_ups, flow.since) = (0, 0, Instant::now());
+        if memory.since.elapsed() > WINDOW {
+            (memory.sign_ins, memory.step_ups, memory.since) = (0, 0, Instant::now());
         }
         let ch = www.and_then(challenge::parse).unwrap_or_default();
         let result = if status == 403 {
-            self.step_up(&mut flow, &ch).await
+            self.step_up(&mut memory, &ch).await
         } else {
-            self.unauthorized(&mut flow, &ch, used).await
+            self.unauthorized(&mut memory, &ch, used).await
         };
         match result {
             Ok(()) => Ok(()),
@@ -169,26 +169,26 @@ impl Authorizer {
         }
     }
 
-    async fn unauthorized(&self, flow: &mut FlowState, ch: &Challenge, used: Option<&str>) -> Result<(), Failure> {
+    async fn unauthorized(&self, memory: &mut Memory, ch: &Challenge, used: Option<&str>) -> Result<(), Failure> {
         if let Some(used) = used {
             let can_refresh =
                 self.current.lock().expect("auth lock").as_ref().is_some_and(|s| s.tokens.refresh_token.is_some());
-            if can_refresh && flow.refreshed.as_deref() != Some(used) && self.refresh(flow).await.is_ok() {
+            if can_refresh && memory.refreshed.as_deref() != Some(used) && self.refresh(memory).await.is_ok() {
                 return Ok(());
             }
             *self.current.lock().expect("auth lock") = None;
         }
-        if flow.sign_ins >= MAX_SIGN_INS {
+        if memory.sign_ins >= MAX_SIGN_INS {
             return Err(Failure::new(
                 "authorization",
                 format!("the server refused {MAX_SIGN_INS} fresh sign-ins in a row; stopped so as not to loop"),
             ));
         }
-        flow.sign_ins += 1;
-        self.sign_in(flow, ch, None).await
+        memory.sign_ins += 1;
+        self.sign_in(memory, ch, None).await
     }
 
-    async fn step_up(&self, flow: &mut FlowState, ch: &Challenge) -> Result<(), Failure> {
+    async fn step_up(&self, memory: &mut Memory, ch: &Challenge) -> Result<(), Failure> {
         if !ch.insufficient_scope() {
             let why =
                 ch.error_description.as_deref().or(ch.error.as_deref()).map(|d| format!(": {d}")).unwrap_or_default();
@@ -196,24 +196,24 @@ impl Authorizer {
         }
         let granted =
             self.current.lock().expect("auth lock").as_ref().map(|s| s.tokens.scopes.clone()).unwrap_or_default();
-        let had = union(&flow.requested, &granted);
+        let had = union(&memory.requested, &granted);
         let wanted = union(&had, &ch.scopes());
-        if wanted.len() == had.len() || flow.step_ups >= MAX_STEP_UPS {
+        if wanted.len() == had.len() || memory.step_ups >= MAX_STEP_UPS {
             let asked = ch.scope.as_deref().unwrap_or("(none named)");
             return Err(Failure::new(
                 "scope step-up",
                 format!(
                     "the server still asks for scope {asked} after the sign-in asked for {}; stopped so as not to loop",
-                    flow.requested.join(" ")
+                    memory.requested.join(" ")
                 ),
             ));
         }
-        flow.step_ups += 1;
-        self.sign_in(flow, ch, Some(wanted)).await
+        memory.step_ups += 1;
+        self.sign_in(memory, ch, Some(wanted)).await
     }
 
     /// Discovery, registration, approval and the token request, from the start.
-    async fn sign_in(&self, flow: &mut FlowState, ch: &Challenge, scopes: Option<Vec<String>>) -> Result<(), Failure> {
+    async fn sign_in(&self, memory: &mut Memory, ch: &Challenge, scopes: Option<Vec<String>>) -> Result<(), Failure> {
         self.step("discovery").await;
         let prm = self.resource_meta(ch).await?;
         if let Some(p) = &prm
@@ -248,9 +248,15 @@ impl Authorizer {
         }
         self.step("registration").await;
         let redirect = self.hub.redirect_uri().await.map_err(|e| Failure::new("registration", e))?;
-        let client =
-            register::client(&self.hub, &self.x, &self.server, &meta, &redirect, self.settings.client_id.as_deref())
-                .await?;
+        let client = register::client(
+            &self.hub,
+            &self.exchanges,
+            &self.server,
+            &meta,
+            &redirect,
+            self.settings.client_id.as_deref(),
+        )
+        .await?;
         let mut scopes = scopes.unwrap_or_else(|| {
             if !self.settings.scopes.is_empty() {
                 self.settings.scopes.clone()
@@ -275,12 +281,12 @@ impl Authorizer {
             ("resource", resource.as_str()),
         ];
         let tokens = self.token_request("token", &meta, &client, &fields, &scopes).await?;
-        let saved = Saved { issuer: meta.issuer.clone(), resource, client, tokens };
+        let saved = SignIn { issuer: meta.issuer.clone(), resource, client, tokens };
         self.hub.store.put(saved.clone());
         *self.current.lock().expect("auth lock") = Some(saved.clone());
-        flow.meta = Some(meta);
-        flow.requested = scopes;
-        flow.refreshed = None;
+        memory.meta = Some(meta);
+        memory.requested = scopes;
+        memory.refreshed = None;
         self.tell(signed_in(&saved)).await;
         Ok(())
     }
@@ -365,14 +371,14 @@ impl Authorizer {
     }
 
     /// Trades a refresh token for new tokens.
-    async fn refresh(&self, flow: &mut FlowState) -> Result<(), Failure> {
+    async fn refresh(&self, memory: &mut Memory) -> Result<(), Failure> {
         let Some(saved) = self.current.lock().expect("auth lock").clone() else {
             return Err(Failure::new("refresh", "nothing to refresh"));
         };
         let Some(refresh_token) = saved.tokens.refresh_token.clone() else {
             return Err(Failure::new("refresh", "no refresh token"));
         };
-        let meta = match &flow.meta {
+        let meta = match &memory.meta {
             Some(m) if m.issuer == saved.issuer => m.clone(),
             _ => self.server_meta(&saved.issuer, false).await?,
         };
@@ -385,11 +391,11 @@ impl Authorizer {
         if tokens.refresh_token.is_none() {
             tokens.refresh_token = Some(refresh_token);
         }
-        flow.refreshed = Some(tokens.access_token.clone());
-        let saved = Saved { tokens, ..saved };
+        memory.refreshed = Some(tokens.access_token.clone());
+        let saved = SignIn { tokens, ..saved };
         self.hub.store.put(saved.clone());
         *self.current.lock().expect("auth lock") = Some(saved.clone());
-        flow.meta = Some(meta);
+        memory.meta = Some(meta);
         self.tell(signed_in(&saved)).await;
         Ok(())
     }
@@ -403,8 +409,11 @@ impl Authorizer {
         asked: &[String],
     ) -> Result<Tokens, Failure> {
         let (fields, basic) = client_auth(client, fields);
-        let answer =
-            self.x.post_form(step, &meta.token_endpoint, &fields, basic).await.map_err(|e| Failure::new(step, e))?;
+        let answer = self
+            .exchanges
+            .post_form(step, &meta.token_endpoint, &fields, basic)
+            .await
+            .map_err(|e| Failure::new(step, e))?;
         if !answer.ok() {
             return Err(Failure::new(
                 step,
@@ -438,7 +447,7 @@ impl Authorizer {
         urls.extend(discovery::resource_meta_urls(&self.server).map_err(|e| Failure::new("discovery", e))?);
         urls.dedup();
         for url in urls {
-            match self.x.get("resource metadata", &url).await {
+            match self.exchanges.get("resource metadata", &url).await {
                 Ok(a) if a.ok() => {
                     return ResourceMeta::read(&a.body)
                         .map(Some)
@@ -455,7 +464,7 @@ impl Authorizer {
     async fn server_meta(&self, issuer: &str, guessed: bool) -> Result<ServerMeta, Failure> {
         let urls = discovery::server_meta_urls(issuer).map_err(|e| Failure::new("metadata", e))?;
         for url in &urls {
-            match self.x.get("server metadata", url).await {
+            match self.exchanges.get("server metadata", url).await {
                 Ok(a) if a.ok() => {
                     let meta = ServerMeta::read(&a.body)
                         .map_err(|e| Failure::new("metadata", format!("the metadata at {url}: {e}")))?;
@@ -487,7 +496,7 @@ impl Authorizer {
     }
 
     async fn tell(&self, event: RelayEvent) {
-        self.x.tell(event).await;
+        self.exchanges.tell(event).await;
     }
 }
 
@@ -514,7 +523,7 @@ pub(super) fn client_auth<'a>(
     (fields, basic)
 }
 
-fn signed_in(saved: &Saved) -> RelayEvent {
+fn signed_in(saved: &SignIn) -> RelayEvent {
     RelayEvent::Auth {
         auth: AuthState::SignedIn {
             issuer: saved.issuer.clone(),
