@@ -7,8 +7,9 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use serde_json::Value;
-use shared::form::{self, ArgsModel, Checker, Field, Violation, pointer};
+use shared::form::{self, ArgsModel, Checker, Field, Violation};
 use shared::mcp::Tool;
+use shared::pointer;
 
 const STORAGE_PREFIX: &str = "mcp-playground.args.v1";
 

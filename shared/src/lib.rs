@@ -17,6 +17,7 @@ pub mod jsonrpc;
 pub mod mcp;
 pub mod negotiation;
 pub mod pairing;
+pub mod pointer;
 pub mod recording;
 pub mod relay;
 pub mod render;

@@ -33,7 +33,7 @@ const SHOWN_CHARS: usize = 120;
 
 /// `mcp-playground replay FILE [--ignore POINTER]… [--json] [--fail-on breaking|any] SERVER…`
 pub async fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
-    if let Some(bad) = args.ignore.iter().find(|p| shared::replay::parse_pointer(p).is_none()) {
+    if let Some(bad) = args.ignore.iter().find(|p| shared::pointer::parse(p).is_none()) {
         eprintln!("error: --ignore {bad:?} is not a JSON Pointer (it starts with /, e.g. /result/content/*/text)");
         return Ok(ExitCode::from(FAILED));
     }

@@ -7,7 +7,8 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::number::{self, Typed};
-use super::{Checker, Field, Violation, initial, pointer};
+use super::{Checker, Field, Violation, initial};
+use crate::pointer;
 
 /// Everything about the arguments of one tool being edited.
 #[derive(Debug, Clone, PartialEq)]

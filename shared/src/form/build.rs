@@ -4,6 +4,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::schema::{Located, Resolver};
+
 use super::initial::MAX_START_ITEMS;
 use super::model::*;
 
@@ -35,28 +37,21 @@ const LONG_TEXT_NAMES: &[&str] =
 
 /// Builds the form of a tool's `inputSchema`.
 pub fn build(schema: &Value) -> Field {
-    Builder { root: schema, stack: Vec::new(), depth: 0 }.field(schema, None)
+    Builder { refs: Resolver::new(schema), stack: Vec::new(), depth: 0 }.field(schema, None)
 }
 
-/// Builds the field a [`Kind::Recursive`] stands for, one more level deep.
-pub fn build_at(root: &Value, pointer: &str) -> Field {
-    match resolve(root, pointer) {
-        Some(target) => Builder { root, stack: vec![pointer.to_owned()], depth: 0 }.field(target, None),
-        None => Field::json(format!("$ref {pointer} points nowhere")),
+/// Builds the field a [`Kind::Recursive`] stands for (its `$ref`), one more level deep.
+pub fn build_at(root: &Value, reference: &str) -> Field {
+    let refs = Resolver::new(root);
+    match refs.resolve(reference) {
+        Some(target) => Builder { refs, stack: vec![reference.to_owned()], depth: 0 }.field(target, None),
+        None => Field::json(format!("$ref {reference} points nowhere")),
     }
-}
-
-/// The schema a local `$ref` (`#`, `#/$defs/x`, `#/definitions/x`) points to.
-pub fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
-    let fragment = reference.strip_prefix('#')?;
-    if fragment.is_empty() {
-        return Some(root);
-    }
-    root.pointer(&fragment.replace("%25", "%").replace("%22", "\""))
 }
 
 struct Builder<'a> {
-    root: &'a Value,
+    /// The schema's `$ref`s, resolved as validation resolves them.
+    refs: Resolver<'a>,
     /// `$ref`s being expanded on the current path, to catch recursion.
     stack: Vec<String>,
     depth: usize,
@@ -224,34 +219,30 @@ impl Builder<'_> {
 
     /// A local `$ref` one level deep (for `allOf` parts), with its siblings.
     fn deref(&self, v: &Value) -> Value {
-        match v.get("$ref").and_then(Value::as_str) {
-            Some(r) if r.starts_with('#') && !self.stack.iter().any(|s| s == r) => {
-                let mut target = resolve(self.root, r).cloned().unwrap_or(Value::Bool(true));
-                if let (Value::Object(t), Value::Object(sib)) = (&mut target, v) {
-                    merge_into(t, &without(sib, &["$ref"]), true);
-                }
-                target
-            }
-            _ => v.clone(),
+        let reference = v.get("$ref").and_then(Value::as_str).filter(|r| !self.stack.iter().any(|s| s == r));
+        let Some(mut target) = reference.and_then(|r| self.refs.resolve(r)).cloned() else { return v.clone() };
+        if let (Value::Object(t), Value::Object(sib)) = (&mut target, v) {
+            merge_into(t, &without(sib, &["$ref"]), true);
         }
+        target
     }
 
     fn reference(&mut self, reference: &str, s: &Map<String, Value>, name: Option<&str>) -> Field {
         let siblings = without(s, &["$ref"]);
-        if !reference.starts_with('#') {
+        if self.refs.locate(reference) == Located::Remote {
             let mut f = Field::json(format!("remote $ref {reference} is never fetched"));
             annotate(&mut f, &siblings);
             return f;
         }
         if self.stack.iter().any(|r| r == reference) {
             let mut f = Field::new(Kind::Recursive { pointer: reference.to_owned() });
-            if let Some(Value::Object(target)) = resolve(self.root, reference) {
+            if let Some(Value::Object(target)) = self.refs.resolve(reference) {
                 annotate(&mut f, target);
             }
             annotate(&mut f, &siblings);
             return f;
         }
-        let Some(target) = resolve(self.root, reference) else {
+        let Some(target) = self.refs.resolve(reference) else {
             return Field::json(format!("$ref {reference} points nowhere in the schema"));
         };
         let merged = match target {
@@ -323,7 +314,7 @@ impl Builder<'_> {
     fn deref_label_source(&self, b: &Value) -> Value {
         if b.get("title").is_none()
             && let Some(r) = b.get("$ref").and_then(Value::as_str)
-            && let Some(Value::Object(t)) = resolve(self.root, r)
+            && let Some(Value::Object(t)) = self.refs.resolve(r)
             && t.contains_key("title")
         {
             return Value::Object(t.clone());

@@ -7,7 +7,8 @@ use std::fmt::Write;
 use serde_json::{Map, Value};
 
 use super::number::{self, Typed};
-use super::{Checker, Violation, resolve};
+use super::{Checker, Violation};
+use crate::schema::Resolver;
 
 /// Why the command line's arguments cannot become a tool's arguments.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -43,6 +44,7 @@ pub enum ArgError {
 /// - no schema for KEY: JSON if it parses (numbers as typed), else the text, as the
 ///   official inspector's command line does.
 pub fn arguments(schema: &Value, args_json: Option<&str>, pairs: &[String]) -> Result<Value, ArgError> {
+    let refs = Resolver::new(schema);
     let mut out = match args_json {
         None => Map::new(),
         Some(text) => base(text)?,
@@ -52,7 +54,7 @@ pub fn arguments(schema: &Value, args_json: Option<&str>, pairs: &[String]) -> R
         if key.is_empty() {
             return Err(ArgError::EmptyKey { pair: pair.clone() });
         }
-        let kinds = property(schema, schema, key, 0).unwrap_or(Kinds::ANY);
+        let kinds = property(&refs, schema, key, 0).unwrap_or(Kinds::ANY);
         let value = typed(key, text, kinds).map_err(|reason| ArgError::Value {
             key: key.to_owned(),
             value: text.to_owned(),
@@ -161,7 +163,7 @@ impl Kinds {
 }
 
 /// What a schema allows, as types.
-fn kinds(root: &Value, schema: &Value, depth: usize) -> Kinds {
+fn kinds(refs: &Resolver, schema: &Value, depth: usize) -> Kinds {
     let Some(s) = schema.as_object().filter(|_| depth < MAX_DEPTH) else { return Kinds::ANY };
     let mut k = Kinds::ANY;
     match s.get("type") {
@@ -179,17 +181,17 @@ fn kinds(root: &Value, schema: &Value, depth: usize) -> Kinds {
     {
         k = k.and(Kinds(e.iter().fold(0, |m, v| m | Kinds::of_value(v).0)));
     }
-    if let Some(target) = s.get("$ref").and_then(Value::as_str).and_then(|r| resolve(root, r)) {
-        k = k.and(kinds(root, target, depth + 1));
+    if let Some(target) = s.get("$ref").and_then(Value::as_str).and_then(|r| refs.resolve(r)) {
+        k = k.and(kinds(refs, target, depth + 1));
     }
     for b in s.get("allOf").and_then(Value::as_array).into_iter().flatten() {
-        k = k.and(kinds(root, b, depth + 1));
+        k = k.and(kinds(refs, b, depth + 1));
     }
     for key in ["anyOf", "oneOf"] {
         if let Some(Value::Array(branches)) = s.get(key)
             && !branches.is_empty()
         {
-            k = k.and(Kinds(branches.iter().fold(0, |m, b| m | kinds(root, b, depth + 1).0)));
+            k = k.and(Kinds(branches.iter().fold(0, |m, b| m | kinds(refs, b, depth + 1).0)));
         }
     }
     // A schema no value satisfies: let validation say so.
@@ -198,30 +200,30 @@ fn kinds(root: &Value, schema: &Value, depth: usize) -> Kinds {
 
 /// What the object schema `schema` allows for its property `key`; `None` when it says
 /// nothing of it.
-fn property(root: &Value, schema: &Value, key: &str, depth: usize) -> Option<Kinds> {
+fn property(refs: &Resolver, schema: &Value, key: &str, depth: usize) -> Option<Kinds> {
     let s = schema.as_object().filter(|_| depth < MAX_DEPTH)?;
     let mut found: Option<Kinds> = None;
     let mut meet = |k: Kinds| found = Some(found.map_or(k, |f| f.and(k)));
     if let Some(p) = s.get("properties").and_then(|p| p.get(key)) {
-        meet(kinds(root, p, 0));
+        meet(kinds(refs, p, 0));
     } else if !s.contains_key("patternProperties")
         && let Some(extra) = s.get("additionalProperties").filter(|a| a.is_object())
     {
-        meet(kinds(root, extra, 0));
+        meet(kinds(refs, extra, 0));
     }
-    if let Some(target) = s.get("$ref").and_then(Value::as_str).and_then(|r| resolve(root, r))
-        && let Some(k) = property(root, target, key, depth + 1)
+    if let Some(target) = s.get("$ref").and_then(Value::as_str).and_then(|r| refs.resolve(r))
+        && let Some(k) = property(refs, target, key, depth + 1)
     {
         meet(k);
     }
     for b in s.get("allOf").and_then(Value::as_array).into_iter().flatten() {
-        if let Some(k) = property(root, b, key, depth + 1) {
+        if let Some(k) = property(refs, b, key, depth + 1) {
             meet(k);
         }
     }
     for combinator in ["anyOf", "oneOf"] {
         let branches = s.get(combinator).and_then(Value::as_array).into_iter().flatten();
-        let union = branches.filter_map(|b| property(root, b, key, depth + 1)).reduce(|a, b| Kinds(a.0 | b.0));
+        let union = branches.filter_map(|b| property(refs, b, key, depth + 1)).reduce(|a, b| Kinds(a.0 | b.0));
         if let Some(k) = union {
             meet(k);
         }
@@ -230,8 +232,8 @@ fn property(root: &Value, schema: &Value, key: &str, depth: usize) -> Option<Kin
 }
 
 /// The type of a property schema for people: `integer`, `string or null`, `any`.
-pub(crate) fn type_label(root: &Value, schema: &Value) -> String {
-    let k = kinds(root, schema, 0);
+pub(crate) fn type_label(refs: &Resolver, schema: &Value) -> String {
+    let k = kinds(refs, schema, 0);
     if k == Kinds::ANY { "any".into() } else { k.names().join(" or ") }
 }
 

@@ -8,12 +8,11 @@ mod dump;
 mod initial;
 mod model;
 pub mod number;
-pub mod pointer;
 mod rules;
 mod validate;
 
 pub use args::ArgsModel;
-pub use build::{build, build_at, resolve};
+pub use build::{build, build_at};
 pub use dump::dump;
 pub use initial::{guess_variant, initial};
 pub use model::*;

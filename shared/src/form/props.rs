@@ -313,14 +313,14 @@ fn fill(args: &mut ArgsModel, field: &Field, root: &Value, path: &str, value: &V
             args.set(path, json!({}));
             for (key, v) in map {
                 let p = o.properties.iter().find(|p| &p.name == key).ok_or(format!("{path}: no field for {key}"))?;
-                fill(args, &p.field, root, &pointer::child(path, key), v)?;
+                fill(args, &p.field, root, &crate::pointer::child(path, key), v)?;
             }
         }
         (Kind::Array(a), Value::Array(items)) => {
             args.set(path, json!([]));
             for (i, v) in items.iter().enumerate() {
                 let item = a.field_at(i).ok_or(format!("{path}: no field for item {i}"))?;
-                fill(args, item, root, &pointer::index(path, i), v)?;
+                fill(args, item, root, &crate::pointer::index(path, i), v)?;
             }
         }
         (Kind::Number(n), Value::Number(x)) => args.set_number(path, &x.to_string(), n.integer),

@@ -184,3 +184,35 @@ fn an_invalid_schema_is_reported_not_a_panic() {
     assert!(err.starts_with("the input schema cannot be used for validation"), "{err}");
     assert!(matches!(build(&json!({"type": "strng"})).kind, Kind::Json { .. }));
 }
+
+#[test]
+fn refs_resolve_as_validation_resolves_them_anchors_and_ids_too() {
+    let schema = json!({
+        "$id": "https://example.com/tool.json",
+        "type": "object",
+        "$defs": {
+            "count": {"$anchor": "count", "type": "integer", "minimum": 1},
+            "place": {"$id": "place.json", "type": "object", "properties": {"city": {"type": "string"}}}
+        },
+        "properties": {
+            "n": {"$ref": "#count"},
+            "at": {"$ref": "place.json"},
+            "far": {"$ref": "https://other.example/x.json"}
+        },
+        "required": ["n"]
+    });
+    let c = Checker::new(&schema).unwrap();
+    let paths: Vec<String> = c.check(&json!({"n": 0, "at": {"city": 3}})).into_iter().map(|v| v.path).collect();
+    assert_eq!(paths, ["/n", "/at/city"]);
+    expect![[r#"
+        (arguments): object
+          n: integer(1..=)
+          at?: object
+            city?: string
+          far?: JSON editor (remote $ref https://other.example/x.json is never fetched)
+    "#]]
+    .assert_eq(&dump(&build(&schema)));
+    let typed = cli::arguments(&schema, None, &["n=5".to_owned(), "at={\"city\":\"Oslo\"}".to_owned()]).unwrap();
+    assert_eq!(typed, json!({"n": 5, "at": {"city": "Oslo"}}));
+    assert!(cli::arguments(&schema, None, &["n=five".to_owned()]).is_err(), "an anchored integer is typed");
+}

@@ -9,9 +9,10 @@ use super::Body;
 use super::media::{MediaKind, decoded_len, human_size, inspect};
 use super::output::{TextAgreement, text_agreement};
 use crate::calls::Hints;
-use crate::form::{cli, resolve};
+use crate::form::cli;
 use crate::jsonrpc::ErrorObject;
 use crate::mcp::{CallToolResult, Content, MediaContent, Tool};
+use crate::schema::Resolver;
 
 /// A tool result: each content item in order (text as is, media and blobs as a bracketed
 /// line with their size), then `structuredContent` when no text item already holds the
@@ -111,7 +112,8 @@ fn tool(t: &Tool) -> String {
         .collect();
     let _ = writeln!(out, "  hints: {}", hints.join(", "));
     let root = &t.input_schema;
-    let schema = root.get("$ref").and_then(Value::as_str).and_then(|r| resolve(root, r)).unwrap_or(root);
+    let refs = Resolver::new(root);
+    let schema = root.get("$ref").and_then(Value::as_str).and_then(|r| refs.resolve(r)).unwrap_or(root);
     let required: Vec<&str> =
         schema["required"].as_array().map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
     match schema["properties"].as_object().filter(|p| !p.is_empty()) {
@@ -119,7 +121,7 @@ fn tool(t: &Tool) -> String {
         Some(properties) => {
             out.push_str("  arguments:\n");
             for (name, p) in properties {
-                let _ = write!(out, "    {name}: {}", cli::type_label(root, p));
+                let _ = write!(out, "    {name}: {}", cli::type_label(&refs, p));
                 if required.contains(&name.as_str()) {
                     out.push_str(" (required)");
                 }

@@ -40,29 +40,10 @@ pub fn diff(recorded: &Value, live: &Value, ignore: &[String]) -> Vec<Change> {
 
 /// The differences, at most `max`; true when there were more.
 pub fn diff_bounded(recorded: &Value, live: &Value, ignore: &[String], max: usize) -> (Vec<Change>, bool) {
-    let patterns: Vec<Vec<String>> = ignore.iter().filter_map(|p| parse_pointer(p)).collect();
+    let patterns: Vec<Vec<String>> = ignore.iter().filter_map(|p| crate::pointer::parse(p)).collect();
     let mut walk = Walk { patterns, path: Vec::new(), changes: Vec::new(), max, truncated: false };
     walk.compare(recorded, live);
     (walk.changes, walk.truncated)
-}
-
-/// The unescaped segments of a JSON Pointer; `None` when it is not one (no leading `/`).
-pub fn parse_pointer(pointer: &str) -> Option<Vec<String>> {
-    if pointer.is_empty() {
-        return Some(Vec::new());
-    }
-    let rest = pointer.strip_prefix('/')?;
-    Some(rest.split('/').map(|s| s.replace("~1", "/").replace("~0", "~")).collect())
-}
-
-/// A JSON Pointer of unescaped segments.
-pub fn pointer_of(segments: &[String]) -> String {
-    let mut out = String::new();
-    for s in segments {
-        out.push('/');
-        out.push_str(&s.replace('~', "~0").replace('/', "~1"));
-    }
-    out
 }
 
 struct Walk {
@@ -90,7 +71,7 @@ impl Walk {
             return;
         }
         self.changes.push(Change {
-            pointer: pointer_of(&self.path),
+            pointer: crate::pointer::of_tokens(&self.path),
             kind,
             recorded: recorded.cloned(),
             live: live.cloned(),
@@ -185,8 +166,8 @@ mod tests {
     fn pointers_escape_tilde_and_slash() {
         let c = diff(&json!({"a/b": 1, "m~n": 1}), &json!({"a/b": 2, "m~n": 2}), &[]);
         assert_eq!(pointers(&c), ["Changed /a~1b", "Changed /m~0n"]);
-        assert_eq!(parse_pointer("/a~1b/m~0n"), Some(vec!["a/b".to_owned(), "m~n".to_owned()]));
-        assert_eq!(parse_pointer("nope"), None);
+        assert_eq!(crate::pointer::parse("/a~1b/m~0n"), Some(vec!["a/b".to_owned(), "m~n".to_owned()]));
+        assert_eq!(crate::pointer::parse("nope"), None);
     }
 
     #[test]

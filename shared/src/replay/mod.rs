@@ -14,7 +14,7 @@ mod tests;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use diff::{Change, ChangeKind, MAX_CHANGES, diff, diff_bounded, parse_pointer, pointer_of};
+pub use diff::{Change, ChangeKind, MAX_CHANGES, diff, diff_bounded};
 pub use drift::{Drift, DriftClass, drift};
 pub use plan::{Recorded, Replay, Want, recorded_requests, recorded_tools};
 pub use resend::{NOT_ALLOWED, ResendPolicy};

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use super::compile::{Compiler, bad, count, leads};
 use super::{Draft, Evaluated, NodeId, Run, show, types};
-use crate::form::pointer;
+use crate::pointer;
 
 pub(super) enum Keyword {
     /// One schema per leading item, then one for all the rest.

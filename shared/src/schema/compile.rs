@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Number, Value};
 
 use super::{Draft, Keyword, Node, NodeId, arrays, combinators, numbers, objects, refs, strings, types};
-use crate::form::pointer;
+use crate::pointer;
 
 pub(super) struct Compiler<'r> {
     root: &'r Value,

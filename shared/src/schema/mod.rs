@@ -24,6 +24,8 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
+pub use refs::{Located, Resolver};
+
 /// One reason an instance does not match the schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Violation {

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::compile::{Compiler, bad, child, count, leads, object, strings};
 use super::pattern::Pattern;
 use super::{Draft, Evaluated, NodeId, Run, show};
-use crate::form::pointer;
+use crate::pointer;
 
 pub(super) enum Keyword {
     /// `properties`, `patternProperties` and `additionalProperties`, which depend on each other.

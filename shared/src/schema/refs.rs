@@ -1,6 +1,7 @@
-//! `$ref` inside one document: JSON Pointer fragments (with `~0`/`~1` and percent-decoding),
-//! `$id` resources and `$anchor`s; anything outside the document is never fetched and allows
-//! any value. `$recursiveRef` and `$dynamicRef` are read as plain `$ref`s: dynamic scope is
+//! `$ref` inside one document, the one resolver of the crate: JSON Pointer fragments (with
+//! `~0`/`~1` and percent-decoding), `$id` resources and `$anchor`s; anything outside the
+//! document is never fetched and allows any value. The validator compiles refs with it, and
+//! [`Resolver`] lends it to what else reads a schema (the form, `--arg` typing). `$recursiveRef` and `$dynamicRef` are read as plain `$ref`s: dynamic scope is
 //! not followed, which only matters for schemas that extend a recursive schema elsewhere.
 //! Following a ref is guarded twice: against a cycle that never reaches a new value, and
 //! against nesting deeper than [`MAX_REFS`], so a recursive schema cannot overflow the stack.
@@ -100,12 +101,69 @@ impl Index {
         self.resources.iter().filter(|(r, _)| inside(r)).max_by_key(|(r, _)| r.len()).map_or("", |(_, u)| u.as_str())
     }
 
+    /// Where `reference`, written in the schema at `at`, leads.
+    fn locate(&self, at: &str, reference: &str) -> Located {
+        let absolute = resolve(self.base_at(at), reference);
+        let (uri, fragment) = split(&absolute);
+        let Some(resource) = self.resource(uri) else { return Located::Remote };
+        if fragment.is_empty() {
+            Located::At(resource.to_owned())
+        } else if fragment.starts_with('/') {
+            Located::At(format!("{resource}{}", percent_decode(fragment)))
+        } else {
+            match self.anchors.get(&(uri.to_owned(), fragment.to_owned())) {
+                Some(loc) => Located::At(loc.clone()),
+                None => Located::UnknownAnchor,
+            }
+        }
+    }
+
     /// Where `uri` (without fragment) is in the document, if it is in it.
     fn resource(&self, uri: &str) -> Option<&str> {
         if uri.is_empty() {
             return Some("");
         }
         self.resources.iter().find(|(_, u)| u == uri).map(|(loc, _)| loc.as_str())
+    }
+}
+
+/// Where a `$ref` leads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Located {
+    /// Inside the document, at this JSON Pointer (which may point nowhere).
+    At(String),
+    /// Outside the document: never fetched.
+    Remote,
+    /// To an anchor the document does not define.
+    UnknownAnchor,
+}
+
+/// The `$ref`s of one schema document, resolved as the validator resolves them.
+pub struct Resolver<'a> {
+    root: &'a Value,
+    index: Index,
+}
+
+impl<'a> Resolver<'a> {
+    pub fn new(root: &'a Value) -> Self {
+        Self { root, index: Index::scan(root, Draft::of(root)) }
+    }
+
+    pub fn root(&self) -> &'a Value {
+        self.root
+    }
+
+    /// Where `reference` leads, read against the document's own base URI.
+    pub fn locate(&self, reference: &str) -> Located {
+        self.index.locate("", reference)
+    }
+
+    /// The subschema `reference` names, when it is in the document.
+    pub fn resolve(&self, reference: &str) -> Option<&'a Value> {
+        match self.locate(reference) {
+            Located::At(loc) => self.root.pointer(&loc),
+            Located::Remote | Located::UnknownAnchor => None,
+        }
     }
 }
 
@@ -122,19 +180,11 @@ pub(super) fn compile(
         _ => return Ok(None),
     }
     let Some(reference) = map[key].as_str() else { return Err(bad(loc, key, "must be a string")) };
-    let absolute = resolve(cx.index.base_at(loc), reference);
-    let (uri, fragment) = split(&absolute);
-    let Some(resource) = cx.index.resource(uri) else { return Ok(None) };
-    let target = if fragment.is_empty() {
-        resource.to_owned()
-    } else if fragment.starts_with('/') {
-        format!("{resource}{}", percent_decode(fragment))
-    } else {
-        match cx.index.anchors.get(&(uri.to_owned(), fragment.to_owned())) {
-            Some(loc) => loc.clone(),
-            None => {
-                return Err(format!("{} names an unknown anchor {}", place(&child(loc, key)), Value::from(reference)));
-            }
+    let target = match cx.index.locate(loc, reference) {
+        Located::At(target) => target,
+        Located::Remote => return Ok(None),
+        Located::UnknownAnchor => {
+            return Err(format!("{} names an unknown anchor {}", place(&child(loc, key)), Value::from(reference)));
         }
     };
     if cx.target(&target).is_none() {

@@ -117,7 +117,7 @@ impl Checker {
             .find_map(|k| doc.get(k).and_then(Value::as_object).map(|d| (k, d)))
             .ok_or_else(|| format!("the schema of {revision} has no definitions"))?;
         let names: Vec<&String> = defs.keys().collect();
-        let locations: Vec<String> = names.iter().map(|n| crate::form::pointer::child(&format!("/{key}"), n)).collect();
+        let locations: Vec<String> = names.iter().map(|n| crate::pointer::child(&format!("/{key}"), n)).collect();
         let refs: Vec<&str> = locations.iter().map(String::as_str).collect();
         let (schema, ids) = Schema::compile_entries(&doc, &refs)
             .map_err(|e| format!("the schema of {revision} does not compile here: {e}"))?;

@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use serde_json::Value;
-use shared::form::{self, ArraySpec, Field, Kind, ObjectSpec, pointer};
+use shared::form::{self, ArraySpec, Field, Kind, ObjectSpec};
+use shared::pointer;
 
 use super::leaf::*;
 use crate::args::ArgsState;

@@ -30,7 +30,7 @@ fn synced_text(
 ) -> RwSignal<String> {
     let text = RwSignal::new(args.get(&path).map(|v| show(&v)).unwrap_or_default());
     Effect::new(move |_| {
-        let current = args.value.with(|v| shared::form::pointer::get(v, &path).cloned());
+        let current = args.value.with(|v| shared::pointer::get(v, &path).cloned());
         let typed = parse(&text.get_untracked());
         if current.as_ref() != Some(&typed) {
             text.set(current.map(|v| show(&v)).unwrap_or_default());
@@ -111,8 +111,7 @@ pub fn NumberInput(path: String, spec: NumberSpec, label: String) -> impl IntoVi
 pub fn BoolInput(path: String, label: String) -> impl IntoView {
     let args = expect_context::<ArgsState>();
     let p = path.clone();
-    let checked =
-        Memo::new(move |_| args.value.with(|v| shared::form::pointer::get(v, &p) == Some(&Value::Bool(true))));
+    let checked = Memo::new(move |_| args.value.with(|v| shared::pointer::get(v, &p) == Some(&Value::Bool(true))));
     view! {
         <label class="switch">
             <input type="checkbox" data-testid="field" data-field-path=path.clone() aria-label=label.clone()
@@ -127,9 +126,8 @@ pub fn BoolInput(path: String, label: String) -> impl IntoView {
 pub fn EnumSelect(path: String, choices: Vec<Choice>, label: String) -> impl IntoView {
     let args = expect_context::<ArgsState>();
     let p = path.clone();
-    let current = Memo::new(move |_| {
-        args.value.with(|v| shared::form::pointer::get(v, &p).map(|v| v.to_string()).unwrap_or_default())
-    });
+    let current =
+        Memo::new(move |_| args.value.with(|v| shared::pointer::get(v, &p).map(|v| v.to_string()).unwrap_or_default()));
     let known: Vec<String> = choices.iter().map(|c| c.value.to_string()).collect();
     let off_list = move || {
         let c = current.get();
@@ -166,7 +164,7 @@ pub fn JsonInput(path: String, reason: String, label: String) -> impl IntoView {
     let text = RwSignal::new(args.get(&path).map(|v| show(&v)).unwrap_or_default());
     let p = path.clone();
     Effect::new(move |_| {
-        let current = args.value.with(|v| shared::form::pointer::get(v, &p).cloned());
+        let current = args.value.with(|v| shared::pointer::get(v, &p).cloned());
         let typed = serde_json::from_str::<Value>(&text.get_untracked()).ok();
         if current != typed && error.get_untracked().is_none() {
             text.set(current.map(|v| show(&v)).unwrap_or_default());

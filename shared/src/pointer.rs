@@ -1,5 +1,6 @@
-//! JSON Pointers (RFC 6901): the paths of form fields (`data-field-path`) and the way the
-//! form reads and writes one value inside the arguments.
+//! JSON Pointers (RFC 6901), the one module that writes, reads and edits them: the paths
+//! of form fields (`data-field-path`) and how the form edits the arguments, where a
+//! schema's keyword sits, where a violation is, and the replay's ignore patterns.
 
 use serde_json::Value;
 
@@ -10,6 +11,20 @@ pub fn escape(token: &str) -> String {
 
 fn unescape(token: &str) -> String {
     token.replace("~1", "/").replace("~0", "~")
+}
+
+/// The unescaped tokens of `pointer`; `None` when it is not one (no leading `/`).
+pub fn parse(pointer: &str) -> Option<Vec<String>> {
+    if pointer.is_empty() {
+        return Some(Vec::new());
+    }
+    let rest = pointer.strip_prefix('/')?;
+    Some(rest.split('/').map(unescape).collect())
+}
+
+/// The pointer of unescaped `tokens`.
+pub fn of_tokens(tokens: &[String]) -> String {
+    tokens.iter().fold(String::new(), |out, t| child(&out, t))
 }
 
 /// `parent` + one more token.
@@ -120,5 +135,8 @@ mod tests {
         assert_eq!(v.as_object().unwrap().keys().collect::<Vec<_>>(), ["a/b", "kk", "new"]);
         assert_eq!(split_last("/a~1b/x~0y"), Some(("/a~1b", "x~y".to_string())));
         assert_eq!(split_last(""), None);
+        assert_eq!(parse("/a~1b/x~0y/"), Some(vec!["a/b".to_owned(), "x~y".to_owned(), String::new()]));
+        assert_eq!((parse(""), parse("a")), (Some(vec![]), None));
+        assert_eq!(of_tokens(&parse("/a~1b/x~0y/").unwrap()), "/a~1b/x~0y/");
     }
 }
