@@ -112,7 +112,7 @@ impl ArgsState {
             }
             Err(e) => {
                 self.checker.set_value(None);
-                self.schema_error.set(Some(e));
+                self.schema_error.set(Some(e.to_string()));
             }
         }
         let key = format!("{STORAGE_PREFIX}.{server}.{}", tool.name);
@@ -129,7 +129,7 @@ impl ArgsState {
     pub fn load_schema(self, schema: &Value, start: Value) {
         let field = form::build(schema);
         let checker = Checker::new(schema);
-        self.schema_error.set(checker.as_ref().err().cloned());
+        self.schema_error.set(checker.as_ref().err().map(ToString::to_string));
         self.checker.set_value(checker.ok());
         self.storage_key.set_value(None);
         self.edit(|m| m.load(&field, schema, Some(&start.to_string())));

@@ -18,6 +18,8 @@ pub enum InputError {
     EnvKey { line: usize, key: String },
     #[error("header line {line}: expected Name: value, got {text:?}")]
     HeaderLine { line: usize, text: String },
+    #[error("enter an http:// or https:// URL")]
+    NotHttpUrl,
 }
 
 /// Splits a command line into program and arguments: whitespace separates words; single

@@ -1,7 +1,7 @@
 //! The connection form as text fields, and the [`Target`] it describes: what the page's
 //! form and a saved or preset server turn into each other.
 
-use crate::cmdline;
+use crate::cmdline::{self, InputError};
 use crate::relay::{Target, Transport};
 
 /// What a person typed into the connection form.
@@ -22,12 +22,12 @@ pub struct ConnectForm {
 
 impl ConnectForm {
     /// The server these fields describe, or what is wrong with them.
-    pub fn target(&self) -> Result<Target, String> {
+    pub fn target(&self) -> Result<Target, InputError> {
         match self.transport {
             Transport::Demo => Ok(Target::Demo),
             Transport::Stdio => {
-                let words = cmdline::split_command_line(&self.command).map_err(|e| e.to_string())?;
-                let env = cmdline::parse_env(&self.env).map_err(|e| e.to_string())?;
+                let words = cmdline::split_command_line(&self.command)?;
+                let env = cmdline::parse_env(&self.env)?;
                 let (command, args) = words.split_first().expect("split_command_line never returns nothing");
                 let cwd = Some(self.cwd.trim()).filter(|c| !c.is_empty()).map(str::to_owned);
                 Ok(Target::Stdio { command: command.clone(), args: args.to_vec(), env, cwd })
@@ -36,9 +36,9 @@ impl ConnectForm {
                 let url = self.url.trim().to_owned();
                 let lower = url.to_ascii_lowercase();
                 if !(lower.starts_with("http://") || lower.starts_with("https://")) {
-                    return Err("enter an http:// or https:// URL".into());
+                    return Err(InputError::NotHttpUrl);
                 }
-                let headers = cmdline::parse_headers(&self.headers).map_err(|e| e.to_string())?;
+                let headers = cmdline::parse_headers(&self.headers)?;
                 Ok(match self.transport {
                     Transport::Http => Target::Http { url, headers },
                     Transport::Sse => Target::Sse { url, headers },
@@ -104,15 +104,15 @@ mod tests {
     #[test]
     fn bad_fields_are_named() {
         let mut f = form(Transport::Stdio);
-        assert_eq!(f.target().unwrap_err(), "the command is empty");
+        assert_eq!(f.target().unwrap_err(), InputError::EmptyCommand);
         f.command = "node 'unterminated".into();
-        assert!(f.target().unwrap_err().contains("quote"), "{:?}", f.target());
+        assert_eq!(f.target().unwrap_err(), InputError::UnclosedQuote('\''), "{:?}", f.target());
         f.command = "node s.js".into();
         f.env = "NOEQUALS".into();
         assert!(f.target().is_err());
         let mut f = form(Transport::Http);
         f.url = "ftp://x".into();
-        assert_eq!(f.target().unwrap_err(), "enter an http:// or https:// URL");
+        assert_eq!(f.target().unwrap_err().to_string(), "enter an http:// or https:// URL");
         f.url = "  HTTP://127.0.0.1:1/mcp ".into();
         f.headers = "no colon".into();
         assert!(f.target().is_err());

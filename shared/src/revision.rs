@@ -77,16 +77,22 @@ impl ProtocolChoice {
     }
 
     /// Reads `auto` or a date; the error lists what is accepted.
-    pub fn parse(text: &str) -> Result<ProtocolChoice, String> {
+    pub fn parse(text: &str) -> Result<ProtocolChoice, UnknownRevision> {
         let text = text.trim();
         if text.is_empty() || text.eq_ignore_ascii_case("auto") {
             return Ok(ProtocolChoice::Auto);
         }
-        Revision::parse(text).map(ProtocolChoice::Pinned).ok_or_else(|| {
-            let known: Vec<&str> = Revision::ALL.iter().map(|r| r.as_str()).collect();
-            format!("unknown protocol revision {text:?}: use auto or one of {}", known.join(", "))
-        })
+        Revision::parse(text).map(ProtocolChoice::Pinned).ok_or_else(|| UnknownRevision(text.to_owned()))
     }
+}
+
+/// A revision a person asked for that this client does not know.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown protocol revision {0:?}: use auto or one of {known}", known = known_revisions())]
+pub struct UnknownRevision(pub String);
+
+fn known_revisions() -> String {
+    Revision::ALL.iter().map(|r| r.as_str()).collect::<Vec<_>>().join(", ")
 }
 
 impl Serialize for ProtocolChoice {
@@ -123,7 +129,7 @@ mod tests {
         assert_eq!(ProtocolChoice::parse("AUTO").unwrap(), ProtocolChoice::Auto);
         assert_eq!(ProtocolChoice::parse("2024-11-05").unwrap(), ProtocolChoice::Pinned(Revision::V2024_11_05));
         let e = ProtocolChoice::parse("2023-01-01").unwrap_err();
-        assert!(e.contains("use auto or one of 2024-11-05, 2025-03-26"), "{e}");
+        assert!(e.to_string().contains("use auto or one of 2024-11-05, 2025-03-26"), "{e}");
         let back: ProtocolChoice = serde_json::from_str("\"2026-07-28\"").unwrap();
         assert_eq!(back, ProtocolChoice::Pinned(Revision::V2026_07_28));
         assert_eq!(serde_json::to_string(&ProtocolChoice::Auto).unwrap(), "\"auto\"");

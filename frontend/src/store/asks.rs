@@ -61,13 +61,13 @@ impl Store {
 
     pub fn answer_elicitation(self, id: Id, answer: ElicitAnswer) {
         if let Err(e) = self.act(|s| s.answer_elicitation(&id, answer, now_ms())) {
-            self.notice(e);
+            self.notice(e.to_string());
         }
     }
 
     pub fn answer_sampling(self, id: Id, answer: SampleAnswer) {
         if let Err(e) = self.act(|s| s.answer_sampling(&id, answer, now_ms())) {
-            self.notice(e);
+            self.notice(e.to_string());
         }
     }
 }

@@ -277,7 +277,7 @@ impl Store {
     pub fn connect(self) {
         let target = match self.form().target() {
             Ok(t) => t,
-            Err(e) => return self.conn.set(ConnState::Error(e)),
+            Err(e) => return self.conn.set(ConnState::Error(e.to_string())),
         };
         self.selected_row.set(None);
         self.calls.confirm.set(None);

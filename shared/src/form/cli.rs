@@ -80,7 +80,7 @@ fn base(text: &str) -> Result<Map<String, Value>, ArgError> {
 
 /// The violations of `value` against the tool's `inputSchema`, or why that schema cannot
 /// be used for validation (the page then sends unchecked; the driver may warn and send).
-pub fn validate(schema: &Value, value: &Value) -> Result<Vec<Violation>, String> {
+pub fn validate(schema: &Value, value: &Value) -> Result<Vec<Violation>, super::UnusableSchema> {
     Checker::new(schema).map(|c| c.check(value))
 }
 

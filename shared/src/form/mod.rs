@@ -17,7 +17,7 @@ pub use dump::dump;
 pub use initial::{guess_variant, initial};
 pub use model::*;
 pub use rules::{KeySchema, initial_not_null, unused_key};
-pub use validate::{Checker, Violation};
+pub use validate::{Checker, UnusableSchema, Violation};
 
 #[cfg(test)]
 mod props;

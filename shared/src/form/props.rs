@@ -375,7 +375,7 @@ proptest! {
         args.load(&field, &schema, None);
         fill(&mut args, &field, &schema, "", &instance).map_err(TestCaseError::fail)?;
         prop_assert_eq!(args.current(), Ok(instance.clone()));
-        let checker = Checker::new(&schema).map_err(TestCaseError::fail)?;
+        let checker = Checker::new(&schema).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let violations = args.violations(Some(&checker));
         prop_assert!(violations.is_empty(), "{:?} in {}", violations, schema);
     }

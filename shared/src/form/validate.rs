@@ -7,6 +7,11 @@ use serde_json::Value;
 use crate::schema::Schema;
 pub use crate::schema::Violation;
 
+/// Why a schema cannot validate (the form still works without it).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the input schema cannot be used for validation: {0}")]
+pub struct UnusableSchema(pub String);
+
 /// A compiled input schema.
 #[derive(Debug)]
 pub struct Checker {
@@ -15,10 +20,8 @@ pub struct Checker {
 
 impl Checker {
     /// Compiles `schema`; the error says why it is not a usable JSON Schema.
-    pub fn new(schema: &Value) -> Result<Self, String> {
-        Schema::compile(schema)
-            .map(|schema| Self { schema })
-            .map_err(|e| format!("the input schema cannot be used for validation: {e}"))
+    pub fn new(schema: &Value) -> Result<Self, UnusableSchema> {
+        Schema::compile(schema).map(|schema| Self { schema }).map_err(UnusableSchema)
     }
 
     /// Every violation, in the order the schema states its keywords.

@@ -48,7 +48,9 @@ pub fn check(output_schema: Option<&Value>, result: &CallToolResult) -> OutputCh
             let v = c.check(structured);
             if v.is_empty() { OutputCheck::Valid } else { OutputCheck::Invalid(v) }
         }
-        Err(e) => OutputCheck::Skipped(format!("not checked: {}", e.replace("input schema", "output schema"))),
+        Err(e) => {
+            OutputCheck::Skipped(format!("not checked: the output schema cannot be used for validation: {}", e.0))
+        }
     }
 }
 

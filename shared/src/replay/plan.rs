@@ -278,7 +278,7 @@ impl Replay {
                         true
                     }
                     Err(e) => {
-                        self.row(i, RowState::Error, None, Some(e));
+                        self.row(i, RowState::Error, None, Some(e.to_string()));
                         false
                     }
                 }

@@ -5,7 +5,7 @@
 use crate::asks::{self, ElicitAnswer, SampleAnswer, ServerAsk};
 use crate::jsonrpc::Id;
 
-use super::Session;
+use super::{Refused, Session};
 
 impl Session {
     /// The server's requests waiting for an answer, oldest first: the page shows the first.
@@ -28,7 +28,7 @@ impl Session {
 
     /// Answers elicitation `id`; an accepted form gets the schema's defaults for what it
     /// leaves out (SEP-1034). Refused when nothing of that id is waiting.
-    pub fn answer_elicitation(&mut self, id: &Id, answer: ElicitAnswer, now_ms: f64) -> Result<(), String> {
+    pub fn answer_elicitation(&mut self, id: &Id, answer: ElicitAnswer, now_ms: f64) -> Result<(), Refused> {
         let answer = match (answer, self.ask(id).map(|a| &a.kind)) {
             (ElicitAnswer::Accept(content), Some(asks::AskKind::Elicit(asks::Elicitation::Form { schema, .. }))) => {
                 ElicitAnswer::Accept(asks::with_defaults(schema, &content))
@@ -37,16 +37,16 @@ impl Session {
                 ElicitAnswer::Accept(serde_json::Value::Null)
             }
             (answer, Some(asks::AskKind::Elicit(_))) => answer,
-            _ => return Err(format!("no elicitation #{id} is waiting for an answer")),
+            _ => return Err(Refused::NoElicitation(id.clone())),
         };
         self.answer_ask(id, asks::elicit_response(id, &answer), now_ms);
         Ok(())
     }
 
     /// Answers sampling request `id` with the reply typed, or turns it down.
-    pub fn answer_sampling(&mut self, id: &Id, answer: SampleAnswer, now_ms: f64) -> Result<(), String> {
+    pub fn answer_sampling(&mut self, id: &Id, answer: SampleAnswer, now_ms: f64) -> Result<(), Refused> {
         if !matches!(self.ask(id).map(|a| &a.kind), Some(asks::AskKind::Sample(_))) {
-            return Err(format!("no sampling request #{id} is waiting for an answer"));
+            return Err(Refused::NoSampling(id.clone()));
         }
         self.answer_ask(id, asks::sample_response(id, &answer), now_ms);
         Ok(())

@@ -28,7 +28,9 @@ use crate::revision::ProtocolChoice;
 use crate::timeline::Timeline;
 
 pub use call::Call;
-pub use state::{CallLimits, CallState, Changed, ConnState, LogLine, Progress, ReadState, RelayInfo, ServerInfo};
+pub use state::{
+    CallLimits, CallState, Changed, ConnState, LogLine, Progress, ReadState, Refused, RelayInfo, ServerInfo,
+};
 
 /// Stderr lines kept.
 pub const MAX_STDERR_LINES: usize = 500;
@@ -299,12 +301,12 @@ impl Session {
 
     /// Calls `tool` with `arguments` (sent exactly as given), under `limits`. Refused while
     /// another call is pending or no server is connected.
-    pub fn call_tool(&mut self, tool: &str, arguments: Value, limits: CallLimits, now_ms: f64) -> Result<Id, String> {
+    pub fn call_tool(&mut self, tool: &str, arguments: Value, limits: CallLimits, now_ms: f64) -> Result<Id, Refused> {
         if self.call.pending().is_some() {
-            return Err("a call is already running: cancel it or wait for it".into());
+            return Err(Refused::CallRunning);
         }
         if self.conn != ConnState::Connected {
-            return Err("not connected to a server".into());
+            return Err(Refused::NotConnected);
         }
         let (id, frame) = self.client.call_tool(tool, arguments);
         self.call.start(id.clone(), tool.to_owned(), Some(limits), !self.asks.is_empty(), now_ms);

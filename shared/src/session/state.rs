@@ -242,3 +242,16 @@ impl Changed {
         *self != Changed::default()
     }
 }
+
+/// Why the session refused an action of a person or a script.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Refused {
+    #[error("a call is already running: cancel it or wait for it")]
+    CallRunning,
+    #[error("not connected to a server")]
+    NotConnected,
+    #[error("no elicitation #{0} is waiting for an answer")]
+    NoElicitation(crate::jsonrpc::Id),
+    #[error("no sampling request #{0} is waiting for an answer")]
+    NoSampling(crate::jsonrpc::Id),
+}

@@ -301,10 +301,7 @@ fn a_call_and_its_result_checked_against_the_output_schema() {
         "outputSchema": {"type": "object", "properties": {"sum": {"type": "number"}}, "required": ["sum"]}
     }]));
     assert!(h.s.call_tool("add", json!({"a": 1}), LIMITS, h.at).is_ok());
-    assert_eq!(
-        h.s.call_tool("add", json!({}), LIMITS, h.at),
-        Err("a call is already running: cancel it or wait for it".into())
-    );
+    assert_eq!(h.s.call_tool("add", json!({}), LIMITS, h.at), Err(Refused::CallRunning));
     let (frames, ..) = h.flush();
     assert_eq!(
         frames,
@@ -324,7 +321,7 @@ fn a_call_and_its_result_checked_against_the_output_schema() {
 #[test]
 fn a_call_is_refused_when_not_connected() {
     let mut s = Session::new("0");
-    assert_eq!(s.call_tool("x", json!({}), LIMITS, 0.0), Err("not connected to a server".into()));
+    assert_eq!(s.call_tool("x", json!({}), LIMITS, 0.0), Err(Refused::NotConnected));
     assert!(s.drain().send.is_empty());
 }
 
