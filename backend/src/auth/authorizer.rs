@@ -35,8 +35,8 @@ pub struct Failure {
 }
 
 impl Failure {
-    pub fn new(step: &'static str, message: impl Into<String>) -> Self {
-        Self { step, message: message.into() }
+    pub fn new(step: &'static str, message: impl std::fmt::Display) -> Self {
+        Self { step, message: message.to_string() }
     }
 }
 

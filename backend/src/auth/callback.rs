@@ -89,13 +89,16 @@ color:#e6e9ef}}main{{background:#1a2029}}}}</style></head><body><main><h1 data-t
         .into_response()
 }
 
+/// The loopback listener for the sign-in's callback could not be opened.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot listen for the sign-in's callback: {0}")]
+pub struct NoCallback(#[source] std::io::Error);
+
 /// Serves `/callback` on a loopback port of its own (for the headless commands); returns
 /// the redirect URI. The server lives as long as the runtime.
-pub async fn listen(pending: Arc<Pending>) -> Result<String, String> {
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
-        .await
-        .map_err(|e| format!("cannot listen for the sign-in's callback: {e}"))?;
-    let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+pub async fn listen(pending: Arc<Pending>) -> Result<String, NoCallback> {
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await.map_err(NoCallback)?;
+    let port = listener.local_addr().map_err(NoCallback)?.port();
     let app = axum::Router::new().route("/callback", axum::routing::get(route)).with_state(pending);
     tokio::spawn(async move {
         let _ = axum::serve(listener, app).await;

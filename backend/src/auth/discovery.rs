@@ -32,15 +32,33 @@ pub struct ServerMeta {
     pub client_id_metadata_document_supported: bool,
 }
 
+/// Why a metadata document cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MetaError {
+    #[error("it is not JSON ({0})")]
+    NotJson(String),
+    #[error("it names no `{0}`")]
+    Missing(&'static str),
+}
+
+/// Why a URL of the sign-in cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UrlError {
+    #[error("{url:?} is not a URL ({reason})")]
+    NotUrl { url: String, reason: String },
+    #[error("{0:?} is not an http(s) URL")]
+    NotHttp(String),
+}
+
 fn strings(v: &Value) -> Vec<String> {
     v.as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_owned)).collect()).unwrap_or_default()
 }
 
 impl ResourceMeta {
     /// Reads a protected resource metadata document.
-    pub fn read(text: &str) -> Result<Self, String> {
-        let v: Value = serde_json::from_str(text).map_err(|e| format!("it is not JSON ({e})"))?;
-        let resource = v["resource"].as_str().ok_or("it names no `resource`")?.to_owned();
+    pub fn read(text: &str) -> Result<Self, MetaError> {
+        let v: Value = serde_json::from_str(text).map_err(|e| MetaError::NotJson(e.to_string()))?;
+        let resource = v["resource"].as_str().ok_or(MetaError::Missing("resource"))?.to_owned();
         Ok(Self {
             resource,
             authorization_servers: strings(&v["authorization_servers"]),
@@ -51,9 +69,9 @@ impl ResourceMeta {
 
 impl ServerMeta {
     /// Reads an authorization server metadata document.
-    pub fn read(text: &str) -> Result<Self, String> {
-        let v: Value = serde_json::from_str(text).map_err(|e| format!("it is not JSON ({e})"))?;
-        let need = |key: &str| v[key].as_str().map(str::to_owned).ok_or_else(|| format!("it names no `{key}`"));
+    pub fn read(text: &str) -> Result<Self, MetaError> {
+        let v: Value = serde_json::from_str(text).map_err(|e| MetaError::NotJson(e.to_string()))?;
+        let need = |key: &'static str| v[key].as_str().map(str::to_owned).ok_or(MetaError::Missing(key));
         Ok(Self {
             issuer: need("issuer")?,
             authorization_endpoint: need("authorization_endpoint")?,
@@ -72,17 +90,17 @@ impl ServerMeta {
 }
 
 /// `scheme://host[:port]` and the path without its trailing `/`.
-fn split(url: &str) -> Result<(String, String), String> {
-    let parsed = url::Url::parse(url).map_err(|e| format!("{url:?} is not a URL ({e})"))?;
+fn split(url: &str) -> Result<(String, String), UrlError> {
+    let parsed = url::Url::parse(url).map_err(|e| UrlError::NotUrl { url: url.to_owned(), reason: e.to_string() })?;
     if !matches!(parsed.scheme(), "http" | "https") {
-        return Err(format!("{url:?} is not an http(s) URL"));
+        return Err(UrlError::NotHttp(url.to_owned()));
     }
     Ok((parsed.origin().ascii_serialization(), parsed.path().trim_end_matches('/').to_owned()))
 }
 
 /// Where the protected resource metadata of the MCP server at `server` may be, in order:
 /// the path-based location first, then the root.
-pub fn resource_meta_urls(server: &str) -> Result<Vec<String>, String> {
+pub fn resource_meta_urls(server: &str) -> Result<Vec<String>, UrlError> {
     let (origin, path) = split(server)?;
     let root = format!("{origin}/.well-known/oauth-protected-resource");
     Ok(if path.is_empty() { vec![root] } else { vec![format!("{root}{path}"), root] })
@@ -91,7 +109,7 @@ pub fn resource_meta_urls(server: &str) -> Result<Vec<String>, String> {
 /// Where the metadata of the authorization server `issuer` may be, in the MCP spec's order:
 /// RFC 8414 then OpenID Connect, path inserted after the well-known prefix, then (OpenID
 /// only) appended to the issuer.
-pub fn server_meta_urls(issuer: &str) -> Result<Vec<String>, String> {
+pub fn server_meta_urls(issuer: &str) -> Result<Vec<String>, UrlError> {
     let (origin, path) = split(issuer)?;
     Ok(if path.is_empty() {
         vec![
@@ -115,6 +133,6 @@ pub fn resource_covers(resource: &str, server: &str) -> bool {
 }
 
 /// The origin of a URL, for the 2025-03-26 fall back.
-pub fn origin(url: &str) -> Result<String, String> {
+pub fn origin(url: &str) -> Result<String, UrlError> {
     split(url).map(|(o, _)| o)
 }

@@ -55,6 +55,26 @@ pub struct Basic<'a> {
     pub secret: &'a str,
 }
 
+/// Why an exchange got no usable answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExchangeError {
+    #[error("could not reach it: {0}")]
+    Unreachable(String),
+    #[error("the answer broke off: {0}")]
+    BrokeOff(String),
+    #[error("the answer is over {} KB", MAX_BODY / 1024)]
+    TooLarge,
+}
+
+/// An exchange that failed, with its request named (query values masked).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{method} {url}: {error}")]
+pub struct Failed {
+    pub method: String,
+    pub url: String,
+    pub error: ExchangeError,
+}
+
 /// Runs the flow's requests and reports each.
 #[derive(Clone)]
 pub struct Exchanges {
@@ -63,12 +83,12 @@ pub struct Exchanges {
 }
 
 impl Exchanges {
-    pub async fn get(&self, step: &str, url: &str) -> Result<Answer, String> {
+    pub async fn get(&self, step: &str, url: &str) -> Result<Answer, Failed> {
         let req = self.client.get(url).header("accept", "application/json");
         self.run(step, "GET", url, req, String::new()).await
     }
 
-    pub async fn post_json(&self, step: &str, url: &str, body: &Value) -> Result<Answer, String> {
+    pub async fn post_json(&self, step: &str, url: &str, body: &Value) -> Result<Answer, Failed> {
         let text = body.to_string();
         let shown = mask_json(&text);
         let req = self
@@ -86,7 +106,7 @@ impl Exchanges {
         url: &str,
         fields: &[(&str, &str)],
         basic: Option<Basic<'_>>,
-    ) -> Result<Answer, String> {
+    ) -> Result<Answer, Failed> {
         let body = form(fields);
         let mut shown =
             form(&fields.iter().map(|(k, v)| (*k, if is_secret(k) { MASK } else { v })).collect::<Vec<_>>());
@@ -113,12 +133,12 @@ impl Exchanges {
         url: &str,
         req: reqwest::RequestBuilder,
         request: String,
-    ) -> Result<Answer, String> {
+    ) -> Result<Answer, Failed> {
         let started = Instant::now();
         let result = read(req.timeout(TIMEOUT)).await;
         let (status, response) = match &result {
             Ok(a) => (Some(a.status), cut(&mask_json(&a.body))),
-            Err(e) => (None, e.clone()),
+            Err(e) => (None, e.to_string()),
         };
         let exchange = AuthExchange {
             step: step.to_owned(),
@@ -130,7 +150,7 @@ impl Exchanges {
             ms: started.elapsed().as_millis() as u64,
         };
         self.tell(RelayEvent::AuthExchange { exchange }).await;
-        result.map_err(|e| format!("{method} {}: {e}", mask_url_query(url)))
+        result.map_err(|error| Failed { method: method.to_owned(), url: mask_url_query(url), error })
     }
 
     pub async fn tell(&self, event: RelayEvent) {
@@ -138,14 +158,14 @@ impl Exchanges {
     }
 }
 
-async fn read(req: reqwest::RequestBuilder) -> Result<Answer, String> {
-    let mut resp = req.send().await.map_err(|e| format!("could not reach it: {}", e.without_url()))?;
+async fn read(req: reqwest::RequestBuilder) -> Result<Answer, ExchangeError> {
+    let mut resp = req.send().await.map_err(|e| ExchangeError::Unreachable(e.without_url().to_string()))?;
     let status = resp.status().as_u16();
     let mut bytes = Vec::new();
-    while let Some(chunk) = resp.chunk().await.map_err(|e| format!("the answer broke off: {}", e.without_url()))? {
+    while let Some(chunk) = resp.chunk().await.map_err(|e| ExchangeError::BrokeOff(e.without_url().to_string()))? {
         bytes.extend_from_slice(&chunk);
         if bytes.len() > MAX_BODY {
-            return Err(format!("the answer is over {} KB", MAX_BODY / 1024));
+            return Err(ExchangeError::TooLarge);
         }
     }
     Ok(Answer { status, body: String::from_utf8_lossy(&bytes).into_owned() })

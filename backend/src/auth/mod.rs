@@ -104,7 +104,7 @@ impl Hub {
         self.pending.clone()
     }
 
-    async fn redirect_uri(&self) -> Result<String, String> {
+    async fn redirect_uri(&self) -> Result<String, callback::NoCallback> {
         match &self.redirect {
             Redirect::Fixed(uri) => Ok(uri.clone()),
             Redirect::Loopback(cell) => cell.get_or_try_init(|| callback::listen(self.pending.clone())).await.cloned(),

@@ -57,6 +57,20 @@ struct File {
     signed_in: Vec<SignIn>,
 }
 
+/// Why the token file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{path} is not a token file: {reason}")]
+    NotTokenFile { path: String, reason: String },
+    #[error("cannot {what} {path}: {source}")]
+    Io { what: &'static str, path: String, source: std::io::Error },
+}
+
+fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> StoreError {
+    let path = path.display().to_string();
+    move |source| StoreError::Io { what, path, source }
+}
+
 /// Every sign-in of this run.
 #[derive(Debug, Default)]
 pub struct Store {
@@ -72,15 +86,15 @@ impl Store {
     }
 
     /// A store kept in `file` too; what the file holds is read now.
-    pub fn remembered(file: PathBuf) -> Result<Self, String> {
+    pub fn remembered(file: PathBuf) -> Result<Self, StoreError> {
         let saved = match std::fs::read_to_string(&file) {
             Ok(text) => {
                 serde_json::from_str::<File>(&text)
-                    .map_err(|e| format!("{} is not a token file: {e}", file.display()))?
+                    .map_err(|e| StoreError::NotTokenFile { path: file.display().to_string(), reason: e.to_string() })?
                     .signed_in
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-            Err(e) => return Err(format!("cannot read {}: {e}", file.display())),
+            Err(e) => return Err(io("read", &file)(e)),
         };
         let store = Self { saved: Mutex::new(saved), clients: Mutex::default(), file: Some(file) };
         store.write()?;
@@ -136,15 +150,15 @@ impl Store {
 
     /// Writes the file (when remembering): a new file beside it, made readable by the user
     /// only, then renamed over it.
-    fn write(&self) -> Result<(), String> {
+    fn write(&self) -> Result<(), StoreError> {
         let Some(file) = &self.file else { return Ok(()) };
         let saved = self.saved.lock().expect("store lock").clone();
         let text = serde_json::to_string_pretty(&File { version: 1, signed_in: saved }).expect("tokens serialize");
         let dir = file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        private_dir(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+        private_dir(dir).map_err(io("make", dir))?;
         let temp = file.with_extension("tmp");
-        write_private(&temp, text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", temp.display()))?;
-        std::fs::rename(&temp, file).map_err(|e| format!("cannot write {}: {e}", file.display()))
+        write_private(&temp, text.as_bytes()).map_err(io("write", &temp))?;
+        std::fs::rename(&temp, file).map_err(io("write", file))
     }
 }
 
