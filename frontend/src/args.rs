@@ -23,7 +23,7 @@ pub struct ArgsState {
     pub value: RwSignal<Value>,
     pub raw_mode: RwSignal<bool>,
     pub raw_text: RwSignal<String>,
-    pub raw_error: RwSignal<Option<String>>,
+    pub raw_error: RwSignal<Option<form::RawArgsError>>,
     /// Why the schema cannot validate (the form still works).
     pub schema_error: RwSignal<Option<String>>,
     /// The variant a person picked, per `oneOf`/`anyOf` path.
@@ -206,7 +206,7 @@ impl ArgsState {
     }
 
     /// The arguments to send, or why there are none.
-    pub fn current(self) -> Result<Value, String> {
+    pub fn current(self) -> Result<Value, form::RawArgsError> {
         self.model().current()
     }
 

@@ -432,7 +432,7 @@ impl McpClient {
                     Ok(r) => {
                         match negotiation::accept(self.choice, self.offered(), &r.protocol_version) {
                             Ok(n) => self.negotiated = Some(Negotiated { discovery: self.stateless.discovery, ..n }),
-                            Err(e) => return out.updates.push(Update::InitializeFailed(e)),
+                            Err(e) => return out.updates.push(Update::InitializeFailed(e.to_string())),
                         }
                         self.stateless.discovering = None;
                         self.ready = true;

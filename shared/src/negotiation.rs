@@ -114,28 +114,34 @@ pub fn pinned_stateless_failed(d: Discovery, detail: &str) -> String {
 /// Whether the `protocolVersion` the server answered may stand. With `auto`, any revision
 /// this client speaks does (the server picks); a pinned revision must come back as asked,
 /// since the person wanted that one and no other.
-pub fn accept(choice: ProtocolChoice, offered: Revision, answered: &str) -> Result<Negotiated, String> {
+pub fn accept(choice: ProtocolChoice, offered: Revision, answered: &str) -> Result<Negotiated, NotAgreed> {
     let known = Revision::parse(answered).filter(|r| r.has_initialize());
     match (choice, known) {
         (ProtocolChoice::Pinned(pinned), Some(r)) if r == pinned => {
             Ok(Negotiated { revision: r, offered, pinned: true, discovery: Discovery::NotAsked })
         }
-        (ProtocolChoice::Pinned(pinned), _) => Err(format!(
-            "pinned {pinned}, the server answered {}: choose auto to accept the server's revision",
-            shown(answered)
-        )),
+        (ProtocolChoice::Pinned(pinned), _) => Err(NotAgreed::NotAsPinned { pinned, answered: shown(answered) }),
         (ProtocolChoice::Auto, Some(r)) => {
             Ok(Negotiated { revision: r, offered, pinned: false, discovery: Discovery::NotAsked })
         }
-        (ProtocolChoice::Auto, None) => {
-            let spoken: Vec<&str> = Revision::ALL.iter().filter(|r| r.has_initialize()).map(|r| r.as_str()).collect();
-            Err(format!(
-                "the server answered protocol revision {}, which MCP Playground does not speak (offered {offered}; it speaks {})",
-                shown(answered),
-                spoken.join(", ")
-            ))
-        }
+        (ProtocolChoice::Auto, None) => Err(NotAgreed::Unspoken { answered: shown(answered), offered }),
     }
+}
+
+/// Why the revision `initialize` answered may not stand.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotAgreed {
+    #[error("pinned {pinned}, the server answered {answered}: choose auto to accept the server's revision")]
+    NotAsPinned { pinned: Revision, answered: String },
+    #[error(
+        "the server answered protocol revision {answered}, which MCP Playground does not speak (offered {offered}; it speaks {})",
+        spoken_with_initialize()
+    )]
+    Unspoken { answered: String, offered: Revision },
+}
+
+fn spoken_with_initialize() -> String {
+    Revision::ALL.iter().filter(|r| r.has_initialize()).map(|r| r.as_str()).collect::<Vec<_>>().join(", ")
 }
 
 /// A server's `protocolVersion` as a message quotes it: a date bare, anything odder quoted.
@@ -172,7 +178,7 @@ mod tests {
     fn auto_refuses_a_revision_it_does_not_speak() {
         let e = accept(ProtocolChoice::Auto, V2025_11_25, "2024-10-07").unwrap_err();
         assert_eq!(
-            e,
+            e.to_string(),
             "the server answered protocol revision \"2024-10-07\", which MCP Playground does not speak (offered 2025-11-25; it speaks 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25)"
         );
         // The stateless revision has no `initialize`: an answer naming it is no handshake.
@@ -187,7 +193,7 @@ mod tests {
         let n = accept(pinned, V2024_11_05, "2024-11-05").unwrap();
         assert_eq!(n.to_string(), "2024-11-05 (pinned)");
         assert_eq!(
-            accept(pinned, V2024_11_05, "2025-06-18").unwrap_err(),
+            accept(pinned, V2024_11_05, "2025-06-18").unwrap_err().to_string(),
             "pinned 2024-11-05, the server answered 2025-06-18: choose auto to accept the server's revision"
         );
     }

@@ -60,16 +60,31 @@ pub struct Answers {
     pub roots: Vec<String>,
 }
 
+/// Why `--answers FILE` cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum AnswersError {
+    #[error("cannot read {path}: {source}")]
+    Unreadable { path: String, source: std::io::Error },
+    #[error("{path} is not an answers file: {reason}")]
+    NotAnswers { path: String, reason: String },
+    #[error("{path}: roots: {reason}")]
+    Roots { path: String, reason: String },
+}
+
 impl Answers {
     /// Reads `--answers FILE`; the error says what is wrong with it.
-    pub fn load(path: &Path) -> Result<Answers, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        Answers::parse(&text, &path.display().to_string())
+    pub fn load(path: &Path) -> Result<Answers, AnswersError> {
+        let source = path.display().to_string();
+        let text =
+            std::fs::read_to_string(path).map_err(|e| AnswersError::Unreadable { source: e, path: source.clone() })?;
+        Answers::parse(&text, &source)
     }
 
-    fn parse(text: &str, source: &str) -> Result<Answers, String> {
-        let file: File = serde_json::from_str(text).map_err(|e| format!("{source} is not an answers file: {e}"))?;
-        let roots = parse_roots(&file.roots.join("\n")).map_err(|e| format!("{source}: roots: {e}"))?;
+    fn parse(text: &str, source: &str) -> Result<Answers, AnswersError> {
+        let file: File = serde_json::from_str(text)
+            .map_err(|e| AnswersError::NotAnswers { path: source.to_owned(), reason: e.to_string() })?;
+        let roots = parse_roots(&file.roots.join("\n"))
+            .map_err(|e| AnswersError::Roots { path: source.to_owned(), reason: e.to_string() })?;
         let elicitation = file
             .elicitation
             .into_iter()
@@ -147,10 +162,10 @@ mod tests {
         assert_eq!(a.sampling, [SampleAnswer::Reply("hi".into()), SampleAnswer::Decline]);
         assert_eq!(a.roots, ["file:///a/b"]);
         let e = Answers::parse(r#"{"sampling":["x"],"elicit":[]}"#, "a.json").unwrap_err();
-        assert!(e.contains("unknown field `elicit`"), "{e}");
+        assert!(e.to_string().contains("unknown field `elicit`"), "{e}");
         let e = Answers::parse(r#"{"elicitation":[{"action":"maybe"}]}"#, "a.json").unwrap_err();
-        assert!(e.contains("unknown variant `maybe`"), "{e}");
+        assert!(e.to_string().contains("unknown variant `maybe`"), "{e}");
         let e = Answers::parse(r#"{"roots":["/home"]}"#, "a.json").unwrap_err();
-        assert!(e.contains("roots: line 1"), "{e}");
+        assert!(e.to_string().contains("roots: line 1"), "{e}");
     }
 }

@@ -70,19 +70,31 @@ pub async fn run(args: MockArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// Why a recording cannot be mocked.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("cannot read the recording {path}: {source}")]
+    Unreadable { path: String, source: std::io::Error },
+    #[error("the recording {path} is {size} bytes, more than the {MAX_FILE_BYTES} a mock reads")]
+    TooLarge { path: String, size: u64 },
+    #[error("the recording {path} is not UTF-8 text: {reason}")]
+    NotText { path: String, reason: std::string::FromUtf8Error },
+    #[error("{path} is not a recording: {problem}")]
+    NotRecording { path: String, problem: recording::Problem },
+}
+
 /// The mock of a recording file, or why there is none.
-pub async fn load(path: &Path) -> Result<Mock, String> {
+pub async fn load(path: &Path) -> Result<Mock, LoadError> {
     let shown = path.display();
-    let meta = tokio::fs::metadata(path).await.map_err(|e| format!("cannot read the recording {shown}: {e}"))?;
+    let unreadable = |source| LoadError::Unreadable { path: shown.to_string(), source };
+    let meta = tokio::fs::metadata(path).await.map_err(unreadable)?;
     if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "the recording {shown} is {} bytes, more than the {MAX_FILE_BYTES} a mock reads",
-            meta.len()
-        ));
+        return Err(LoadError::TooLarge { path: shown.to_string(), size: meta.len() });
     }
-    let bytes = tokio::fs::read(path).await.map_err(|e| format!("cannot read the recording {shown}: {e}"))?;
-    let text = String::from_utf8(bytes).map_err(|e| format!("the recording {shown} is not UTF-8 text: {e}"))?;
-    let recording = recording::parse(&text).map_err(|p| format!("{shown} is not a recording: {p}"))?;
+    let bytes = tokio::fs::read(path).await.map_err(unreadable)?;
+    let text = String::from_utf8(bytes).map_err(|reason| LoadError::NotText { path: shown.to_string(), reason })?;
+    let recording =
+        recording::parse(&text).map_err(|problem| LoadError::NotRecording { path: shown.to_string(), problem })?;
     for p in recording.problems.iter().take(PROBLEMS_LOGGED) {
         tracing::warn!(file = %shown, "skipped {p}");
     }

@@ -20,7 +20,7 @@ pub struct ArgsModel {
     /// The raw editor's text.
     pub raw_text: String,
     /// Why the raw text cannot become the arguments (shown until the next switch or call).
-    pub raw_error: Option<String>,
+    pub raw_error: Option<RawArgsError>,
     /// Text a field could not turn into the value its schema asks for (an integer beyond
     /// 64 bits), by path: shown in place of what validation says there.
     pub refused: Vec<Violation>,
@@ -170,7 +170,7 @@ impl ArgsModel {
     }
 
     /// The arguments to send, or why there are none.
-    pub fn current(&self) -> Result<Value, String> {
+    pub fn current(&self) -> Result<Value, RawArgsError> {
         if self.raw_mode { read_raw(&self.raw_text) } else { Ok(self.value.clone()) }
     }
 
@@ -198,12 +198,21 @@ impl ArgsModel {
 }
 
 /// The raw editor's text as arguments.
-fn read_raw(text: &str) -> Result<Value, String> {
+fn read_raw(text: &str) -> Result<Value, RawArgsError> {
     match serde_json::from_str::<Value>(text) {
         Ok(v @ Value::Object(_)) => Ok(v),
-        Ok(_) => Err("the arguments must be a JSON object".into()),
-        Err(e) => Err(format!("not valid JSON: {e}")),
+        Ok(_) => Err(RawArgsError::NotAnObject),
+        Err(e) => Err(RawArgsError::NotJson(e.to_string())),
     }
+}
+
+/// Why the raw editor's text cannot become the arguments.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RawArgsError {
+    #[error("not valid JSON: {0}")]
+    NotJson(String),
+    #[error("the arguments must be a JSON object")]
+    NotAnObject,
 }
 
 fn pretty(v: &Value) -> String {

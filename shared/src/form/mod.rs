@@ -11,7 +11,7 @@ pub mod number;
 mod rules;
 mod validate;
 
-pub use args::ArgsModel;
+pub use args::{ArgsModel, RawArgsError};
 pub use build::{build, build_at};
 pub use dump::dump;
 pub use initial::{guess_variant, initial};

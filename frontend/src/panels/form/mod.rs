@@ -46,7 +46,7 @@ pub fn ArgsEditor() -> impl IntoView {
                     prop:value=move || args.raw_text.get()
                     on:input=move |ev| args.raw_text.set(event_target_value(&ev))></textarea>
             </Show>
-            {move || args.raw_error.get().map(|e| view! { <p class="error-text" role="alert">{e}</p> })}
+            {move || args.raw_error.get().map(|e| view! { <p class="error-text" role="alert">{e.to_string()}</p> })}
             <Summary />
         </div>
     }

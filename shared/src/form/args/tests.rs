@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::form::{ArgsModel, Checker, Field, build};
+use crate::form::{ArgsModel, Checker, Field, RawArgsError, build};
 
 const TOO_BIG: &str = "99999999999999999999";
 
@@ -46,7 +46,7 @@ fn load_leaves_raw_mode_and_forgets_refusals() {
     m.set_number("/size", TOO_BIG, true);
     m.variants.insert("/x".into(), 1);
     m.toggle_raw();
-    m.raw_error = Some("old".into());
+    m.raw_error = Some(RawArgsError::NotAnObject);
     m.load(&field, &schema, None);
     assert!(!m.raw_mode);
     assert_eq!(m.raw_error, None);
@@ -57,7 +57,7 @@ fn load_leaves_raw_mode_and_forgets_refusals() {
 #[test]
 fn form_to_raw_shows_the_arguments_as_pretty_json() {
     let (mut m, ..) = loaded(None);
-    m.raw_error = Some("stale".into());
+    m.raw_error = Some(RawArgsError::NotAnObject);
     m.toggle_raw();
     assert!(m.raw_mode);
     assert_eq!(m.raw_text, "{\n  \"name\": \"ada\",\n  \"count\": 0\n}");
@@ -74,7 +74,7 @@ fn invalid_json_stays_in_the_raw_editor_with_an_error() {
     assert!(m.raw_mode);
     assert_eq!(m.raw_text, "{\"name\": ");
     let error = m.raw_error.clone().unwrap();
-    assert!(error.starts_with("not valid JSON: "), "{error}");
+    assert!(error.to_string().starts_with("not valid JSON: "), "{error}");
     assert_eq!(m.value, json!({"name": "ada", "count": 0}));
     assert_eq!(m.current(), Err(error));
 }
@@ -87,8 +87,9 @@ fn a_non_object_stays_in_the_raw_editor_with_an_error() {
     m.toggle_raw();
     assert!(m.raw_mode);
     assert_eq!(m.raw_text, "[1, 2]");
-    assert_eq!(m.raw_error.as_deref(), Some("the arguments must be a JSON object"));
-    assert_eq!(m.current(), Err("the arguments must be a JSON object".to_owned()));
+    assert_eq!(m.raw_error, Some(RawArgsError::NotAnObject));
+    assert_eq!(RawArgsError::NotAnObject.to_string(), "the arguments must be a JSON object");
+    assert_eq!(m.current(), Err(RawArgsError::NotAnObject));
 }
 
 #[test]
@@ -98,7 +99,7 @@ fn raw_to_form_takes_the_object_and_forgets_refusals_and_variants() {
     m.variants.insert("/x".into(), 1);
     m.toggle_raw();
     m.raw_text = r#"{"name": "eve", "count": 3}"#.into();
-    m.raw_error = Some("earlier".into());
+    m.raw_error = Some(RawArgsError::NotAnObject);
     m.toggle_raw();
     assert!(!m.raw_mode);
     assert_eq!(m.value, json!({"name": "eve", "count": 3}));
@@ -146,7 +147,7 @@ fn reset_goes_back_to_the_defaults_in_either_editor() {
     let (mut m, field, schema) = loaded(Some(r#"{"name": "bob", "count": 4}"#));
     m.set_number("/size", TOO_BIG, true);
     m.variants.insert("/x".into(), 1);
-    m.raw_error = Some("old".into());
+    m.raw_error = Some(RawArgsError::NotAnObject);
     m.reset(&field, &schema);
     assert_eq!(m.value, json!({"name": "ada", "count": 0}));
     assert!(m.refused.is_empty() && m.variants.is_empty() && m.raw_error.is_none());
