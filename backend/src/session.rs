@@ -1,5 +1,6 @@
-//! One relay session per WebSocket: an actor that owns at most one upstream server at a
-//! time and moves frames and events between it and the page. Generic over the socket, so
+//! One relay session per WebSocket: an actor that feeds the page's messages to an
+//! [`upstream::Bridge`](crate::upstream::bridge::Bridge) and writes what it says to the
+//! socket, in batches. Generic over the socket, so
 //! tests drive it with channels. With `--record DIR`, each connection's messages go to a
 //! file of their own as they go to the page.
 
@@ -9,14 +10,16 @@ use std::sync::Arc;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use shared::recording::{Header, Recorder};
 use shared::relay::{
-    AuthState, ClientMsg, ConfiguredServer, Limits, OAuthSettings, RELAY_PROTOCOL, RelayEvent, ServerMsg, Target,
+    ClientMsg, ConfiguredServer, Limits, OAuthSettings, RELAY_PROTOCOL, RelayEvent, ServerMsg, Target,
 };
 use shared::revision::ProtocolChoice;
 use tokio::sync::watch;
 
+use crate::auth::Signing;
 use crate::record::RecordFile;
+use crate::upstream::bridge::{Bridge, Setup};
+use crate::upstream::now_ms;
 use crate::upstream::process::Inherit;
-use crate::upstream::{EventReceiver, Server, UpstreamEvent, event_queue, now_ms};
 
 /// Most messages written to the page's socket before it is flushed.
 const FLUSH_BATCH: usize = 64;
@@ -45,13 +48,6 @@ pub struct SessionConfig {
     pub auth: Arc<crate::auth::Hub>,
 }
 
-struct Upstream {
-    server: Server,
-    events: EventReceiver,
-    /// A remote server's URL (whose tokens a sign-out forgets).
-    url: Option<String>,
-}
-
 /// Runs a session until the page goes away or the relay shuts down; the upstream server,
 /// if any, is ended before this returns.
 pub async fn run<Tx, Rx>(mut tx: Tx, mut rx: Rx, config: Arc<SessionConfig>, mut shutdown: watch::Receiver<bool>)
@@ -73,20 +69,38 @@ where
     let mut out = Outbox { tx: &mut tx, open: true, recording: None };
     out.send(&hello).await;
     out.flush().await;
-    let mut upstream: Option<Upstream> = None;
+    let mut bridge = Bridge::new(Setup {
+        limits: config.limits,
+        demo_command: config.demo_command.clone(),
+        inherit: config.inherit_env,
+        // The page names the client id and scopes with each connect.
+        signing: Some(Signing { hub: config.auth.clone(), settings: OAuthSettings::default() }),
+        grace: None,
+    });
+    let mut said = Vec::new();
     while out.open {
-        let next_event = async {
-            match upstream.as_mut() {
-                Some(u) => u.events.recv().await,
-                None => std::future::pending().await,
-            }
-        };
         tokio::select! {
             incoming = rx.next() => match incoming {
-                Some(text) => on_client_message(&text, &config, &mut upstream, &mut out).await,
+                Some(text) => {
+                    match ClientMsg::read(&text) {
+                        Ok(msg) => {
+                            if let (ClientMsg::Connect { target, .. }, Some(dir)) = (&msg, &config.record_dir)
+                                && !bridge.is_connected()
+                            {
+                                out.start_recording(dir, target);
+                            }
+                            bridge.handle(msg, &mut said).await;
+                        }
+                        Err(e) => said.push(ServerMsg::Event {
+                            at_ms: now_ms(),
+                            event: RelayEvent::Error { message: format!("unreadable message from the page: {e}") },
+                        }),
+                    }
+                    out.send_all(&mut said).await;
+                }
                 None => break,
             },
-            Some(first) = next_event => {
+            first = bridge.next_event() => {
                 // Whatever else is already queued goes into the same flush: one write to
                 // the socket for a burst of answers, not one each. The events' shares of
                 // the queue's bytes are given back once the socket has taken them, so a
@@ -95,11 +109,13 @@ where
                 let mut shares = Vec::new();
                 while let Some((event, share)) = next.take() {
                     shares.push(share);
-                    if !on_upstream_event(event, &mut upstream, &mut out).await {
+                    let live = bridge.on_event(event, &mut said).await;
+                    out.send_all(&mut said).await;
+                    if !live {
                         break;
                     }
                     if shares.len() < FLUSH_BATCH {
-                        next = upstream.as_mut().and_then(|u| u.events.try_recv());
+                        next = bridge.try_next_event();
                     }
                 }
                 out.flush().await;
@@ -109,129 +125,8 @@ where
         }
         out.flush().await;
     }
-    if let Some(u) = upstream.take() {
-        tracing::info!(server = u.server.describe(), "session over; ending its server");
-        u.server.shutdown().await;
-    }
+    bridge.end().await;
     out.stop_recording();
-}
-
-/// Handles one event of the upstream; false once the upstream is gone.
-async fn on_upstream_event<Tx: Sink<String> + Unpin>(
-    event: UpstreamEvent,
-    upstream: &mut Option<Upstream>,
-    out: &mut Outbox<'_, Tx>,
-) -> bool {
-    if let UpstreamEvent::Ended { reason } = event {
-        if let Some(u) = upstream.take() {
-            u.server.shutdown().await;
-        }
-        out.event(RelayEvent::Closed { reason }).await;
-        return false;
-    }
-    let exited = matches!(event, UpstreamEvent::Relay { event: RelayEvent::Exited { .. }, .. });
-    out.forward(event).await;
-    if exited {
-        close(upstream.take(), "the server exited", out).await;
-        return false;
-    }
-    true
-}
-
-async fn on_client_message<Tx: Sink<String> + Unpin>(
-    text: &str,
-    config: &SessionConfig,
-    upstream: &mut Option<Upstream>,
-    out: &mut Outbox<'_, Tx>,
-) {
-    let msg = match ClientMsg::read(text) {
-        Ok(msg) => msg,
-        Err(e) => {
-            return out.event(RelayEvent::Error { message: format!("unreadable message from the page: {e}") }).await;
-        }
-    };
-    match msg {
-        ClientMsg::Connect { .. } if upstream.is_some() => {
-            out.event(RelayEvent::Error { message: "already connected: disconnect first".into() }).await;
-        }
-        ClientMsg::Connect { target, oauth } => {
-            if let Some(dir) = &config.record_dir {
-                out.start_recording(dir, &target);
-            }
-            let (events_tx, events) = event_queue(config.limits);
-            let signing = crate::auth::Signing { hub: config.auth.clone(), settings: oauth };
-            let started = Server::start(
-                &target,
-                &config.demo_command,
-                config.limits,
-                config.inherit_env,
-                events_tx,
-                Some(signing),
-            );
-            match started {
-                Ok((server, event)) => {
-                    tracing::info!(
-                        server = server.describe(),
-                        transport = target.transport().as_str(),
-                        "server started"
-                    );
-                    out.event(event).await;
-                    *upstream = Some(Upstream { server, events, url: target.url().map(str::to_owned) });
-                }
-                Err(message) => {
-                    tracing::warn!(%message, "server did not start");
-                    out.event(RelayEvent::Error { message }).await;
-                    out.event(RelayEvent::Closed { reason: "the server did not start".into() }).await;
-                }
-            }
-        }
-        ClientMsg::Send { frame } => match upstream {
-            Some(u) => {
-                if let Err(e) = u.server.send(frame) {
-                    out.event(e.to_event()).await;
-                }
-            }
-            None => out.event(RelayEvent::Error { message: "not connected: the message was not sent".into() }).await,
-        },
-        ClientMsg::SignOut => {
-            let url = upstream.as_ref().and_then(|u| u.url.clone());
-            if let Some(url) = &url {
-                config.auth.sign_out(url);
-            }
-            if let Some(u) = upstream.take() {
-                shut(u, out).await;
-            }
-            out.event(RelayEvent::Auth { auth: AuthState::SignedOut }).await;
-            close(None, "signed out", out).await;
-        }
-        ClientMsg::Disconnect => match upstream.take() {
-            Some(u) => {
-                shut(u, out).await;
-                close(None, "disconnected", out).await;
-            }
-            None => out.event(RelayEvent::Closed { reason: "not connected".into() }).await,
-        },
-    }
-}
-
-/// Ends the server the way a person asked to; the exit and any last words are reported
-/// before the session says it closed.
-async fn shut<Tx: Sink<String> + Unpin>(mut u: Upstream, out: &mut Outbox<'_, Tx>) {
-    u.server.shutdown().await;
-    while let Some((event, _share)) = u.events.try_recv() {
-        out.forward(event).await;
-    }
-}
-
-async fn close<Tx: Sink<String> + Unpin>(upstream: Option<Upstream>, reason: &str, out: &mut Outbox<'_, Tx>) {
-    if let Some(mut u) = upstream {
-        while let Some((event, _share)) = u.events.try_recv() {
-            out.forward(event).await;
-        }
-        // Dropping the server kills whatever is left of its process group.
-        drop(u);
-    }
-    out.event(RelayEvent::Closed { reason: reason.into() }).await;
 }
 
 /// The page's side of the socket, and the recording of the current connection: what the
@@ -261,18 +156,17 @@ impl<Tx: Sink<String> + Unpin> Outbox<'_, Tx> {
         }
     }
 
+    /// Queues every message of `msgs`, emptying it.
+    async fn send_all(&mut self, msgs: &mut Vec<ServerMsg>) {
+        for msg in msgs.drain(..) {
+            self.send(&msg).await;
+        }
+    }
+
     async fn flush(&mut self) {
         if self.open && self.tx.flush().await.is_err() {
             self.open = false;
         }
-    }
-
-    async fn event(&mut self, event: RelayEvent) {
-        self.send(&ServerMsg::Event { at_ms: now_ms(), event }).await;
-    }
-
-    async fn forward(&mut self, event: UpstreamEvent) {
-        self.send(&event.into_server_msg()).await;
     }
 
     /// Starts a new file for the connection to `target`. Without one, the session goes on

@@ -1,19 +1,19 @@
 //! The headless client: the page's own [`Session`] from `shared`, driven in-process by the
-//! relay's upstream transports instead of a WebSocket. What the session asks the relay to
-//! do (connect, send, disconnect) is done here exactly as a relay session does it, and
-//! every upstream event reaches the session as the same relay message the page reads.
+//! relay's own [`Bridge`] instead of a WebSocket: what the session asks the relay to do is
+//! done by the same code a relay session runs, and every upstream event reaches the
+//! session as the same relay message the page reads.
 //! With `--record FILE`, each of those messages is recorded as it reaches the session.
 
 use std::time::{Duration, Instant};
 
-use shared::relay::{ClientMsg, Limits, RelayEvent, ServerMsg, Target};
+use shared::relay::{AuthState, Limits, RelayEvent, ServerMsg, Target};
 use shared::revision::ProtocolChoice;
 use shared::session::{Changed, ConnState, Session};
 
 use super::Answers;
 use crate::record::RecordFile;
+use crate::upstream::bridge::{Bridge, Setup};
 use crate::upstream::process::Inherit;
-use crate::upstream::{EventReceiver, Server, UpstreamEvent, event_queue, now_ms};
 
 /// How long the server gets to end when the command is done.
 const GOODBYE: Duration = Duration::from_secs(3);
@@ -46,10 +46,7 @@ type Watch = Box<dyn FnMut(&Session, Changed) + Send>;
 /// A session and the server it reaches.
 pub struct Driver {
     pub session: Session,
-    server: Option<(Server, EventReceiver)>,
-    limits: Limits,
-    demo_command: (String, Vec<String>),
-    inherit: Inherit,
+    bridge: Bridge,
     clock: Instant,
     /// Called with the session after every change (progress lines, logs, stderr).
     watch: Watch,
@@ -57,30 +54,28 @@ pub struct Driver {
     recording: Option<RecordFile>,
     /// What the server's requests of the user get (`--answers FILE`, else a refusal).
     answers: Answers,
-    /// How to sign in when a remote server asks for OAuth.
-    signing: Option<crate::auth::Signing>,
+    /// What the bridge said, on its way to the session.
+    said: Vec<ServerMsg>,
 }
 
 impl Driver {
     pub fn new(limits: Limits, demo_command: (String, Vec<String>), inherit: Inherit) -> Self {
         Self {
             session: Session::new(env!("CARGO_PKG_VERSION")),
-            server: None,
-            limits,
-            demo_command,
-            inherit,
+            // A script waits for the command: a process gets less time to exit than on the relay.
+            bridge: Bridge::new(Setup { limits, demo_command, inherit, signing: None, grace: Some(EXIT_GRACE) }),
             clock: Instant::now(),
             watch: Box::new(|_, _| {}),
             recording: None,
             answers: Answers::default(),
-            signing: None,
+            said: Vec::new(),
         }
     }
 
     /// Signs in with `signing` when a remote server asks for OAuth: the approval page is
     /// printed and opened (`$BROWSER`, else the system's opener).
     pub fn sign_in_with(&mut self, signing: crate::auth::Signing) {
-        self.signing = Some(signing);
+        self.bridge.sign_in_with(signing);
     }
 
     /// Answers the server's requests of the user from `answers`, and offers its roots.
@@ -130,22 +125,18 @@ impl Driver {
                 self.session.next_deadline_ms().map(|d| Duration::from_secs_f64((d - self.now_ms()).max(0.0) / 1000.0));
             let quiet_left = patience.saturating_sub(quiet_since.elapsed());
             let wait = due.map_or(quiet_left, |d| d.min(quiet_left));
-            let next = match self.server.as_mut() {
-                Some((_, events)) => tokio::time::timeout(wait, events.recv()).await.ok(),
-                None => {
+            let next = match self.bridge.is_connected() {
+                true => tokio::time::timeout(wait, self.bridge.next_event()).await.ok(),
+                false => {
                     tokio::time::sleep(wait).await;
                     None
                 }
             };
             match next {
-                Some(Some((event, _share))) => {
+                Some((event, _share)) => {
                     quiet_since = Instant::now();
-                    self.upstream_event(event).await;
-                }
-                Some(None) => {
-                    // Every sender is gone: the transport ended without saying so.
-                    self.server = None;
-                    self.relay_event(RelayEvent::Closed { reason: "the server's transport ended".into() });
+                    self.bridge.on_event(event, &mut self.said).await;
+                    self.tell_session();
                 }
                 None => {
                     let now = self.now_ms();
@@ -166,14 +157,12 @@ impl Driver {
     /// Ends the connection the way the page does, waits (briefly) for the close, and
     /// finishes the recording.
     pub async fn disconnect(&mut self) {
-        if self.server.is_some() {
+        if self.bridge.is_connected() {
             // The command has said what it had to; what the server does while it goes is not news.
             self.watch = Box::new(|_, _| {});
             self.session.disconnect();
             let _ = self.until(|s| !s.conn().is_live(), GOODBYE).await;
-            if let Some((server, _)) = self.server.take() {
-                server.shutdown().await;
-            }
+            self.bridge.end().await;
         }
         if let Some(mut file) = self.recording.take() {
             file.finish();
@@ -195,90 +184,26 @@ impl Driver {
                 return;
             }
             for msg in fx.send {
-                self.carry(msg).await;
+                self.bridge.handle(msg, &mut self.said).await;
+                self.tell_session();
             }
         }
     }
 
-    async fn carry(&mut self, msg: ClientMsg) {
-        match msg {
-            ClientMsg::Connect { target, oauth } => {
-                if let Some((server, _)) = self.server.take() {
-                    server.shutdown().await;
+    /// What the bridge said, fed to the session; a sign-in to approve is printed and opened
+    /// (`$BROWSER`, else the system's opener).
+    fn tell_session(&mut self) {
+        let said = std::mem::take(&mut self.said);
+        for msg in said {
+            if let ServerMsg::Event { event: RelayEvent::Auth { auth: AuthState::Approve { url, .. } }, .. } = &msg {
+                #[allow(clippy::print_stderr, reason = "a command line's output: where to approve")]
+                {
+                    eprintln!("sign in: approve access at {url}");
                 }
-                let (tx, rx) = event_queue(self.limits);
-                let signing = self.signing.clone().map(|s| crate::auth::Signing {
-                    settings: if oauth.is_empty() { s.settings } else { oauth },
-                    hub: s.hub,
-                });
-                match Server::start(&target, &self.demo_command, self.limits, self.inherit, tx, signing) {
-                    Ok((server, started)) => {
-                        self.server = Some((server, rx));
-                        self.relay_event(started);
-                    }
-                    Err(message) => {
-                        self.relay_event(RelayEvent::Error { message });
-                        self.relay_event(RelayEvent::Closed { reason: "the server did not start".into() });
-                    }
-                }
+                crate::auth::browser::open(url);
             }
-            ClientMsg::Send { frame } => match &self.server {
-                Some((server, _)) => {
-                    if let Err(e) = server.send(frame) {
-                        self.relay_event(e.to_event());
-                    }
-                }
-                None => {
-                    self.relay_event(RelayEvent::Error { message: "not connected: the message was not sent".into() })
-                }
-            },
-            ClientMsg::Disconnect | ClientMsg::SignOut => {
-                if let Some((server, mut events)) = self.server.take() {
-                    server.shutdown_within(EXIT_GRACE).await;
-                    // The exit and any last words come before the close, as on the page.
-                    while let Some((event, _)) = events.try_recv() {
-                        self.feed(event.into_server_msg());
-                    }
-                }
-                self.relay_event(RelayEvent::Closed { reason: "disconnected".into() });
-            }
+            self.feed(msg);
         }
-    }
-
-    async fn upstream_event(&mut self, event: UpstreamEvent) {
-        if let UpstreamEvent::Ended { reason } = event {
-            if let Some((server, _)) = self.server.take() {
-                server.shutdown().await;
-            }
-            return self.relay_event(RelayEvent::Closed { reason });
-        }
-        let exited = matches!(event, UpstreamEvent::Relay { event: RelayEvent::Exited { .. }, .. });
-        if let UpstreamEvent::Relay {
-            event: RelayEvent::Auth { auth: shared::relay::AuthState::Approve { url, .. } },
-            ..
-        } = &event
-        {
-            #[allow(clippy::print_stderr, reason = "a command line's output: where to approve")]
-            {
-                eprintln!("sign in: approve access at {url}");
-            }
-            crate::auth::browser::open(url);
-        }
-        self.feed(event.into_server_msg());
-        if exited {
-            // As the relay does: what is left is reported, the process group is killed.
-            if let Some((server, mut events)) = self.server.take() {
-                while let Some((event, _)) = events.try_recv() {
-                    self.feed(event.into_server_msg());
-                }
-                drop(server);
-            }
-            self.relay_event(RelayEvent::Closed { reason: "the server exited".into() });
-        }
-    }
-
-    fn relay_event(&mut self, event: RelayEvent) {
-        self.feed(ServerMsg::Event { at_ms: now_ms(), event });
     }
 
     /// The one way a relay message reaches the session: recorded, then read.

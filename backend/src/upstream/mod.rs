@@ -1,6 +1,7 @@
 //! Upstream connections: how the relay reaches an MCP server. Each transport turns a
 //! server into a stream of [`UpstreamEvent`]s and accepts frames to write.
 
+pub mod bridge;
 pub mod oversized;
 pub mod process;
 pub mod queue;

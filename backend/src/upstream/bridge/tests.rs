@@ -1,0 +1,163 @@
+//! The bridge driven with plain vectors, natively, against real processes: small shell
+//! servers that answer, talk on stderr, exit or linger.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+use shared::relay::{AuthState, ClientMsg, Limits, OAuthSettings, RelayEvent, ServerMsg, Target};
+
+use super::*;
+use crate::auth::Hub;
+use crate::auth::store::{Registration, SignIn, Tokens};
+
+/// Answers every line it reads with an `initialize` result.
+const ANSWERS: &str = r#"while read -r line; do echo '{"jsonrpc":"2.0","id":1,"result":{"serverInfo":{"name":"sh","version":"1"}}}'; done"#;
+
+const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
+
+fn setup(hub: Option<Arc<Hub>>) -> Setup {
+    Setup {
+        limits: Limits { max_message_bytes: 1 << 20, max_stderr_line_bytes: 4096 },
+        demo_command: ("true".into(), vec![]),
+        inherit: Inherit::Minimal,
+        signing: hub.map(|hub| Signing { hub, settings: OAuthSettings::default() }),
+        grace: Some(Duration::from_millis(300)),
+    }
+}
+
+fn sh(script: &str) -> Target {
+    Target::Stdio { command: "sh".into(), args: vec!["-c".into(), script.into()], env: Default::default(), cwd: None }
+}
+
+fn connect(target: Target) -> ClientMsg {
+    ClientMsg::Connect { target, oauth: OAuthSettings::default() }
+}
+
+/// The relay events among `msgs`, by kind (`spawned`, `closed`, …).
+fn kinds(msgs: &[ServerMsg]) -> Vec<String> {
+    msgs.iter()
+        .map(|m| match m {
+            ServerMsg::Event { event, .. } => {
+                serde_json::to_value(event).unwrap()["kind"].as_str().unwrap_or("?").to_owned()
+            }
+            ServerMsg::Message { direction, .. } => format!("{direction:?}").to_lowercase(),
+            ServerMsg::Hello { .. } => "hello".into(),
+        })
+        .collect()
+}
+
+/// Reads events until `done` holds for what was said; everything said.
+async fn until(bridge: &mut Bridge, done: impl Fn(&[ServerMsg]) -> bool) -> Vec<ServerMsg> {
+    let mut said = Vec::new();
+    while !done(&said) {
+        let (event, _share) = tokio::time::timeout(Duration::from_secs(20), bridge.next_event())
+            .await
+            .expect("the upstream said nothing for 20 s");
+        if !bridge.on_event(event, &mut said).await {
+            break;
+        }
+    }
+    said
+}
+
+#[tokio::test]
+async fn frames_go_both_ways_and_a_second_connect_is_refused() {
+    let mut b = Bridge::new(setup(None));
+    let mut said = Vec::new();
+    b.handle(connect(sh(ANSWERS)), &mut said).await;
+    assert_eq!(kinds(&said), ["spawned"]);
+    assert!(b.is_connected());
+    said.clear();
+    b.handle(connect(sh(ANSWERS)), &mut said).await;
+    let ServerMsg::Event { event: RelayEvent::Error { message }, .. } = &said[0] else { panic!("{said:?}") };
+    assert_eq!(message, "already connected: disconnect first");
+    b.handle(ClientMsg::Send { frame: INIT.into() }, &mut Vec::new()).await;
+    let said = until(&mut b, |s| {
+        s.iter().any(|m| matches!(m, ServerMsg::Message { frame, .. } if frame.contains("serverInfo")))
+    })
+    .await;
+    let frames: Vec<Value> = said
+        .iter()
+        .filter_map(|m| match m {
+            ServerMsg::Message { frame, .. } => serde_json::from_str(frame).ok(),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(frames[0]["method"], "initialize", "the frame written is echoed first");
+    assert_eq!(frames.last().unwrap()["id"], 1);
+    b.end().await;
+    assert!(!b.is_connected());
+}
+
+#[tokio::test]
+async fn a_disconnect_reports_the_exit_before_the_close() {
+    let mut b = Bridge::new(setup(None));
+    let mut said = Vec::new();
+    b.handle(connect(sh("echo bye >&2; exec sleep 30")), &mut said).await;
+    // The stderr line is in the queue before the disconnect takes the server down.
+    let _ = until(&mut b, |s| kinds(s).contains(&"stderr".to_owned())).await;
+    said.clear();
+    b.handle(ClientMsg::Disconnect, &mut said).await;
+    let k = kinds(&said);
+    assert_eq!(k.last().map(String::as_str), Some("closed"), "{k:?}");
+    assert!(k.contains(&"exited".to_owned()), "the exit comes before the close: {k:?}");
+    let ServerMsg::Event { event: RelayEvent::Closed { reason }, .. } = said.last().unwrap() else { panic!() };
+    assert_eq!(reason, "disconnected");
+    said.clear();
+    b.handle(ClientMsg::Disconnect, &mut said).await;
+    let ServerMsg::Event { event: RelayEvent::Closed { reason }, .. } = &said[0] else { panic!() };
+    assert_eq!(reason, "not connected");
+}
+
+#[tokio::test]
+async fn a_server_that_exits_ends_the_connection_and_sending_then_is_an_error() {
+    let mut b = Bridge::new(setup(None));
+    b.handle(connect(sh("echo last >&2; exit 3")), &mut Vec::new()).await;
+    let said = until(&mut b, |_| false).await;
+    let k = kinds(&said);
+    assert_eq!(&k[k.len() - 2..], ["exited", "closed"], "{k:?}");
+    assert!(!b.is_connected());
+    let mut said = Vec::new();
+    b.handle(ClientMsg::Send { frame: INIT.into() }, &mut said).await;
+    let ServerMsg::Event { event: RelayEvent::Error { message }, .. } = &said[0] else { panic!("{said:?}") };
+    assert_eq!(message, "not connected: the message was not sent");
+}
+
+#[tokio::test]
+async fn a_server_that_cannot_start_says_why_and_closes() {
+    let mut b = Bridge::new(setup(None));
+    let mut said = Vec::new();
+    let missing =
+        Target::Stdio { command: "/nonexistent/server".into(), args: vec![], env: Default::default(), cwd: None };
+    b.handle(connect(missing), &mut said).await;
+    assert_eq!(kinds(&said), ["error", "closed"]);
+    assert!(!b.is_connected());
+}
+
+#[tokio::test]
+async fn signing_out_forgets_the_tokens_of_that_server_and_says_so() {
+    let hub = Arc::new(Hub::for_command(crate::auth::store::Store::in_memory()));
+    let url = "http://127.0.0.1:9/mcp";
+    let kept = |resource: &str| SignIn {
+        issuer: "http://127.0.0.1:9".into(),
+        resource: resource.into(),
+        client: Registration { client_id: "c".into(), client_secret: None, auth_method: "none".into() },
+        tokens: Tokens { access_token: "t".into(), refresh_token: None, expires_at_ms: None, scopes: Vec::new() },
+    };
+    hub.store.put(kept(url));
+    hub.store.put(kept("http://127.0.0.1:9/other"));
+    let mut b = Bridge::new(setup(Some(hub.clone())));
+    let target = Target::Http { url: url.into(), headers: Default::default() };
+    b.handle(connect(target), &mut Vec::new()).await;
+    let mut said = Vec::new();
+    b.handle(ClientMsg::SignOut, &mut said).await;
+    let k = kinds(&said);
+    assert_eq!(&k[k.len() - 2..], ["auth", "closed"], "{k:?}");
+    assert!(matches!(
+        &said[said.len() - 2],
+        ServerMsg::Event { event: RelayEvent::Auth { auth: AuthState::SignedOut }, .. }
+    ));
+    assert!(hub.store.find(url).is_none(), "the tokens of the server signed out of are gone");
+    assert!(hub.store.find("http://127.0.0.1:9/other").is_some(), "another server's stay");
+    assert!(!b.is_connected());
+}
