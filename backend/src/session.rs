@@ -10,7 +10,7 @@ use std::sync::Arc;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use shared::recording::{Header, Recorder};
 use shared::relay::{
-    ClientMsg, ConfiguredServer, Limits, OAuthSettings, RELAY_PROTOCOL, RelayEvent, ServerMsg, Target,
+    ClientMsg, ConfiguredServer, Limits, OAuthSettings, RELAY_PROTOCOL, RelayEvent, RelayInfo, ServerMsg, Target,
 };
 use shared::revision::ProtocolChoice;
 use tokio::sync::watch;
@@ -48,6 +48,23 @@ pub struct SessionConfig {
     pub auth: Arc<crate::auth::Hub>,
 }
 
+impl SessionConfig {
+    /// What the relay says of itself to every new socket.
+    pub fn relay_info(&self) -> RelayInfo {
+        RelayInfo {
+            protocol: RELAY_PROTOCOL,
+            version: env!("CARGO_PKG_VERSION").into(),
+            preset: self.preset.clone(),
+            preset_protocol: self.preset_protocol,
+            preset_oauth: self.preset_oauth.clone(),
+            limits: self.limits,
+            servers: self.servers.clone(),
+            recording: self.record_dir.is_some(),
+            playback: self.playback,
+        }
+    }
+}
+
 /// Runs a session until the page goes away or the relay shuts down; the upstream server,
 /// if any, is ended before this returns.
 pub async fn run<Tx, Rx>(mut tx: Tx, mut rx: Rx, config: Arc<SessionConfig>, mut shutdown: watch::Receiver<bool>)
@@ -55,17 +72,7 @@ where
     Tx: Sink<String> + Unpin,
     Rx: Stream<Item = String> + Unpin,
 {
-    let hello = ServerMsg::Hello {
-        preset_oauth: config.preset_oauth.clone(),
-        protocol: RELAY_PROTOCOL,
-        relay_version: env!("CARGO_PKG_VERSION").into(),
-        preset: config.preset.clone(),
-        preset_protocol: config.preset_protocol,
-        limits: config.limits,
-        servers: config.servers.clone(),
-        recording: config.record_dir.is_some(),
-        playback: config.playback,
-    };
+    let hello = ServerMsg::Hello(config.relay_info());
     let mut out = Outbox { tx: &mut tx, open: true, recording: None };
     out.send(&hello).await;
     out.flush().await;

@@ -98,7 +98,7 @@ impl Bridge {
                     out.push(event(RelayEvent::Error { message: "not connected: the message was not sent".into() }))
                 }
             },
-            ClientMsg::SignOut => {
+            ClientMsg::SignOut {} => {
                 let url = self.upstream.as_ref().and_then(|u| u.url.clone());
                 if let (Some(url), Some(s)) = (&url, &self.setup.signing) {
                     s.hub.sign_out(url);
@@ -107,7 +107,7 @@ impl Bridge {
                 out.push(event(RelayEvent::Auth { auth: AuthState::SignedOut }));
                 out.push(event(RelayEvent::Closed { reason: "signed out".into() }));
             }
-            ClientMsg::Disconnect => {
+            ClientMsg::Disconnect {} => {
                 let reason = if self.shut(out).await { "disconnected" } else { "not connected" };
                 out.push(event(RelayEvent::Closed { reason: reason.into() }));
             }

@@ -5,7 +5,7 @@
 
 use super::{Entry, Header, Recorder, Recording};
 use crate::mcp::Implementation;
-use crate::relay::{Limits, OAuthSettings};
+use crate::relay::{Limits, OAuthSettings, RELAY_PROTOCOL};
 use crate::session::{RelayInfo, Session};
 
 /// Milliseconds of work per frame at the speed "as fast as possible" (the page stays smooth).
@@ -112,6 +112,7 @@ impl Player {
     /// A session at the start of the recording: nothing applied yet.
     pub fn fresh_session(&self) -> Session {
         let relay = RelayInfo {
+            protocol: RELAY_PROTOCOL,
             version: self.header.relay_version.clone(),
             preset: self.header.target.clone(),
             preset_protocol: self.header.protocol,

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use super::*;
 use crate::calls::ConfirmPolicy;
 use crate::recording::{Entry, Header, Recorder, Recording};
-use crate::relay::{ClientMsg, Direction, Limits, RelayEvent, ServerMsg, Target};
+use crate::relay::{ClientMsg, Direction, Limits, RelayEvent, RelayInfo, ServerMsg, Target};
 use crate::session::{CallLimits, Session};
 
 const INIT: &str =
@@ -56,17 +56,17 @@ struct Live {
 impl Live {
     fn connected(tools: Value) -> Self {
         let mut l = Live { s: Session::new("1"), at: 0.0 };
-        let hello = ServerMsg::Hello {
+        let hello = ServerMsg::Hello(RelayInfo {
             preset_oauth: Default::default(),
             protocol: 1,
-            relay_version: "1".into(),
+            version: "1".into(),
             preset: Target::Demo,
             preset_protocol: Default::default(),
             limits: Limits { max_message_bytes: 1 << 20, max_stderr_line_bytes: 64 },
             servers: Vec::new(),
             recording: false,
             playback: false,
-        };
+        });
         l.s.receive(hello, 0.0);
         l.s.connect_with(Target::Demo, crate::session::tests_pin(), false);
         l.flush();

@@ -28,9 +28,9 @@ use crate::revision::ProtocolChoice;
 use crate::timeline::Timeline;
 
 pub use call::Call;
-pub use state::{
-    CallLimits, CallState, Changed, ConnState, LogLine, Progress, ReadState, Refused, RelayInfo, ServerInfo,
-};
+pub use state::{CallLimits, CallState, Changed, ConnState, LogLine, Progress, ReadState, Refused, ServerInfo};
+
+pub use crate::relay::RelayInfo;
 
 /// Stderr lines kept.
 pub const MAX_STDERR_LINES: usize = 500;
@@ -270,7 +270,7 @@ impl Session {
     /// Asks the relay to forget the server's OAuth tokens; the connection ends with them.
     pub fn sign_out(&mut self) {
         self.disconnect_requested = true;
-        self.out.push(ClientMsg::SignOut);
+        self.out.push(ClientMsg::SignOut {});
     }
 
     /// Where signing in to the remote server stands; none when it asked for no sign-in.
@@ -281,7 +281,7 @@ impl Session {
     /// Ends the connection; what the relay says next closes it without an error.
     pub fn disconnect(&mut self) {
         self.disconnect_requested = true;
-        self.out.push(ClientMsg::Disconnect);
+        self.out.push(ClientMsg::Disconnect {});
     }
 
     /// The link to the relay itself broke (or was never there).
@@ -381,27 +381,8 @@ impl Session {
     /// Reads one message of the relay; `now_ms` is the caller's clock (for deadlines).
     pub fn receive(&mut self, msg: ServerMsg, now_ms: f64) {
         match msg {
-            ServerMsg::Hello {
-                relay_version,
-                preset,
-                preset_protocol,
-                preset_oauth,
-                limits,
-                servers,
-                recording,
-                playback,
-                ..
-            } => {
-                self.relay = Some(RelayInfo {
-                    version: relay_version,
-                    preset,
-                    preset_protocol,
-                    preset_oauth,
-                    limits,
-                    servers,
-                    recording,
-                    playback,
-                });
+            ServerMsg::Hello(info) => {
+                self.relay = Some(info);
                 self.changed.relay = true;
             }
             ServerMsg::Message { direction, at_ms, size, frame } => {

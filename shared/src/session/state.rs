@@ -7,9 +7,7 @@ use crate::client::CallOutcome;
 use crate::jsonrpc::Id;
 use crate::mcp::{InitializeResult, ResourceContents};
 use crate::negotiation::Negotiated;
-use crate::relay::{ConfiguredServer, Limits, Target};
 use crate::render::output::{OutputCheck, TextAgreement};
-use crate::revision::ProtocolChoice;
 
 /// The upstream connection, as `connection-status` shows it.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -66,25 +64,6 @@ impl ServerInfo {
     pub fn has(&self, capability: &str) -> bool {
         self.capabilities.iter().any(|c| c == capability)
     }
-}
-
-/// What the relay said of itself when the socket opened.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RelayInfo {
-    pub version: String,
-    /// The server chosen on the relay's command line, or the demo server.
-    pub preset: Target,
-    /// The revision chosen for the preset.
-    pub preset_protocol: ProtocolChoice,
-    /// The client id and scopes chosen for the preset.
-    pub preset_oauth: crate::relay::OAuthSettings,
-    pub limits: Limits,
-    /// The servers of the relay's `--config` file, offered to pick from.
-    pub servers: Vec<ConfiguredServer>,
-    /// The relay writes every session to a file (`--record DIR`).
-    pub recording: bool,
-    /// The relay has a recording to play back (`mcp-playground play FILE`).
-    pub playback: bool,
 }
 
 /// A `resources/read` a person asked for from a resource link.

@@ -97,14 +97,14 @@ async fn a_disconnect_reports_the_exit_before_the_close() {
     // The stderr line is in the queue before the disconnect takes the server down.
     let _ = until(&mut b, |s| kinds(s).contains(&"stderr".to_owned())).await;
     said.clear();
-    b.handle(ClientMsg::Disconnect, &mut said).await;
+    b.handle(ClientMsg::Disconnect {}, &mut said).await;
     let k = kinds(&said);
     assert_eq!(k.last().map(String::as_str), Some("closed"), "{k:?}");
     assert!(k.contains(&"exited".to_owned()), "the exit comes before the close: {k:?}");
     let ServerMsg::Event { event: RelayEvent::Closed { reason }, .. } = said.last().unwrap() else { panic!() };
     assert_eq!(reason, "disconnected");
     said.clear();
-    b.handle(ClientMsg::Disconnect, &mut said).await;
+    b.handle(ClientMsg::Disconnect {}, &mut said).await;
     let ServerMsg::Event { event: RelayEvent::Closed { reason }, .. } = &said[0] else { panic!() };
     assert_eq!(reason, "not connected");
 }
@@ -150,7 +150,7 @@ async fn signing_out_forgets_the_tokens_of_that_server_and_says_so() {
     let target = Target::Http { url: url.into(), headers: Default::default() };
     b.handle(connect(target), &mut Vec::new()).await;
     let mut said = Vec::new();
-    b.handle(ClientMsg::SignOut, &mut said).await;
+    b.handle(ClientMsg::SignOut {}, &mut said).await;
     let k = kinds(&said);
     assert_eq!(&k[k.len() - 2..], ["auth", "closed"], "{k:?}");
     assert!(matches!(

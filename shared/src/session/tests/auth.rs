@@ -50,7 +50,7 @@ fn signing_out_ends_the_connection_without_an_error() {
     let mut h = Harness::connected(echo_tool());
     h.event(RelayEvent::Auth { auth: AuthState::SignedIn { issuer: "i".into(), scopes: vec![], expires_at_ms: None } });
     h.s.sign_out();
-    assert_eq!(h.flush().1, [ClientMsg::SignOut]);
+    assert_eq!(h.flush().1, [ClientMsg::SignOut {}]);
     h.event(RelayEvent::Auth { auth: AuthState::SignedOut });
     h.event(RelayEvent::Closed { reason: "signed out".into() });
     assert_eq!(h.s.conn(), &ConnState::Disconnected);

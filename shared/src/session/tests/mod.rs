@@ -21,17 +21,17 @@ impl Harness {
     fn new() -> Self {
         let mut s = Session::new("9.9.9");
         s.receive(
-            ServerMsg::Hello {
+            ServerMsg::Hello(RelayInfo {
                 preset_oauth: Default::default(),
                 protocol: 1,
-                relay_version: "1.0.0".into(),
+                version: "1.0.0".into(),
                 preset: Target::Demo,
                 preset_protocol: crate::session::tests_pin(),
                 limits: Limits { max_message_bytes: 1024, max_stderr_line_bytes: 64 },
                 servers: Vec::new(),
                 recording: false,
                 playback: false,
-            },
+            }),
             0.0,
         );
         Self { s, at: 1000.0, fed: Vec::new() }
@@ -190,7 +190,7 @@ fn initialize_refused_is_an_error_and_disconnects() {
     h.server_says(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Unsupported protocol version"}}"#);
     assert_eq!(h.s.conn(), &ConnState::Error("initialize failed: Unsupported protocol version (-32602)".into()));
     let (_, others, _) = h.flush();
-    assert_eq!(others, [ClientMsg::Disconnect]);
+    assert_eq!(others, [ClientMsg::Disconnect {}]);
     h.event(RelayEvent::Closed { reason: "disconnected".into() });
     assert!(matches!(h.s.conn(), ConnState::Error(e) if e.contains("Unsupported")), "the error stays");
 }
@@ -208,7 +208,7 @@ fn relay_error_while_connecting_fails_the_connection_and_later_is_a_notice() {
     assert_eq!(h.flush().0.len(), 1, "initialize, id 1");
     h.event(RelayEvent::Error { message: "connection refused".into() });
     assert_eq!(h.s.conn(), &ConnState::Error("connection refused".into()));
-    assert_eq!(h.flush().1, [ClientMsg::Disconnect]);
+    assert_eq!(h.flush().1, [ClientMsg::Disconnect {}]);
     // The request that failed with it does not hide the relay's explanation.
     h.event(RelayEvent::RequestFailed { id: json!(1), message: "HTTP 401".into() });
     assert_eq!(h.s.conn(), &ConnState::Error("connection refused".into()));
@@ -276,7 +276,7 @@ fn an_exit_closes_with_the_reason_and_the_last_stderr_line() {
 fn a_disconnect_asked_for_is_not_an_error() {
     let mut h = Harness::connected(echo_tool());
     h.s.disconnect();
-    assert_eq!(h.flush().1, [ClientMsg::Disconnect]);
+    assert_eq!(h.flush().1, [ClientMsg::Disconnect {}]);
     h.event(RelayEvent::Exited { code: None, signal: Some(15) });
     h.event(RelayEvent::Closed { reason: "disconnected".into() });
     assert_eq!(h.s.conn(), &ConnState::Disconnected);

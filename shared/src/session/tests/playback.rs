@@ -23,6 +23,7 @@ fn shown(s: &Session) -> String {
 
 fn relay_info() -> RelayInfo {
     RelayInfo {
+        protocol: crate::relay::RELAY_PROTOCOL,
         preset_oauth: Default::default(),
         version: "1.0.0".into(),
         preset: Target::Demo,

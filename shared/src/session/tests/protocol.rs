@@ -50,7 +50,7 @@ fn auto_refuses_a_revision_it_does_not_speak() {
     assert!(h.s.negotiated().is_none());
     let (frames, others, _) = h.flush();
     assert!(frames.is_empty(), "nothing more is said to that server: {frames:?}");
-    assert_eq!(others, [ClientMsg::Disconnect]);
+    assert_eq!(others, [ClientMsg::Disconnect {}]);
 }
 
 #[test]
@@ -132,6 +132,7 @@ fn playback_holds_a_recording_to_the_revision_it_asked_for() {
     let live = h.s.conn().clone();
     let rec = crate::recording::parse(&h.s.export_recording().unwrap()).unwrap();
     let relay = RelayInfo {
+        protocol: crate::relay::RELAY_PROTOCOL,
         preset_oauth: Default::default(),
         version: "1".into(),
         preset: rec.header.target.clone(),
