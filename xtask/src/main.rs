@@ -22,7 +22,8 @@ const USAGE: &str = "usage: cargo xtask <run [-- PLAYGROUND ARGS] | test | bench
          and the official inspector, page weight and start, 10,000 tools, 100,000 messages,
          a 100 MB recording (--quick, --calls-only, --pages-only, --recording-only,
          --timeline-only)
-  page   build the page only (dist/)";
+  page   build the page only (dist/)
+  tools  install only what the tests need (servers, browser, the JSON-Schema-Test-Suite)";
 
 fn main() -> Result<()> {
     let mut args = std::env::args().skip(1);
@@ -32,6 +33,7 @@ fn main() -> Result<()> {
         Some("run") => run(&rest),
         Some("test") => test(),
         Some("bench") => bench(&rest),
+        Some("tools") => tools::ensure_test_tools(),
         Some("page") => {
             tools::ensure_page_tools()?;
             build_page_and(None)
@@ -89,9 +91,7 @@ fn run(args: &[String]) -> Result<()> {
 }
 
 fn test() -> Result<()> {
-    tools::ensure_page_tools()?;
-    tools::ensure_browser()?;
-    tools::ensure_test_servers()?;
+    tools::ensure_test_tools()?;
     // The end-to-end tests start the real binary.
     let relay = Job::start("relay", &util::cargo_bin(), &["build", "-p", "mcp-playground"], &[])?;
     build_page_and(Some(relay))?;

@@ -131,3 +131,59 @@ pub fn ensure_test_servers() -> Result<()> {
     }
     Ok(())
 }
+
+/// Everything the tests need beside the code: the page's tools, the browser, the test
+/// servers and the JSON-Schema-Test-Suite.
+pub fn ensure_test_tools() -> Result<()> {
+    ensure_page_tools()?;
+    ensure_browser()?;
+    ensure_test_servers()?;
+    ensure_schema_suite()
+}
+
+/// The PyPI release whose sdist carries the JSON-Schema-Test-Suite (`json/`), as the list
+/// of expected failures pins it (`# suite jsonschema==X`): the list holds for that version.
+fn schema_suite_pin() -> Result<String> {
+    let list = std::fs::read_to_string(root().join("shared/testdata/schema-suite-expected-failures.txt"))?;
+    let pin = list.lines().find_map(|l| l.strip_prefix("# suite ")).context("the list names no `# suite` pin")?;
+    Ok(pin.trim().to_owned())
+}
+
+/// Where the official JSON-Schema-Test-Suite is unpacked; the shared crate's suite test
+/// reads it from here.
+fn schema_suite_dir(pin: &str) -> PathBuf {
+    tools_dir().join("json-schema-test-suite").join(pin.replace("==", "-"))
+}
+
+/// The official JSON-Schema-Test-Suite, from the `json/` folder of PyPI's `jsonschema`
+/// sdist at the pinned version, unless it is there already.
+pub fn ensure_schema_suite() -> Result<()> {
+    let pin = schema_suite_pin()?;
+    let dir = schema_suite_dir(&pin);
+    if dir.join("tests/draft2020-12").is_dir() {
+        return Ok(());
+    }
+    let download = tools_dir().join("json-schema-test-suite/download");
+    let _ = std::fs::remove_dir_all(&download);
+    std::fs::create_dir_all(&download)?;
+    let into = download.to_string_lossy().into_owned();
+    let pip = ["-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:", "-d", &into, &pin];
+    util::run("python3", &pip, &[], None).context("getting the JSON-Schema-Test-Suite needs pip")?;
+    let sdist = std::fs::read_dir(&download)?
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().ends_with(".tar.gz"))
+        .context("pip left no sdist")?;
+    let unpacked = download.join("unpacked");
+    std::fs::create_dir_all(&unpacked)?;
+    let tar = ["-xzf", &sdist.to_string_lossy(), "-C", &unpacked.to_string_lossy(), "--wildcards", "*/json/*"]
+        .map(str::to_owned);
+    util::run("tar", &tar.iter().map(String::as_str).collect::<Vec<_>>(), &[], None)?;
+    let top = std::fs::read_dir(&unpacked)?.flatten().next().context("the sdist is empty")?.path();
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.parent().context("a parent")?)?;
+    std::fs::rename(top.join("json"), &dir).context("moving the suite into place")?;
+    let _ = std::fs::remove_dir_all(&download);
+    say(&format!("the JSON-Schema-Test-Suite of {pin} is in {}", dir.display()));
+    Ok(())
+}
