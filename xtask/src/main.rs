@@ -98,7 +98,12 @@ fn test() -> Result<()> {
     util::cargo(&["fmt", "--all", "--check"])?;
     util::cargo(&["clippy", "--all-targets", "--", "-D", "warnings"])?;
     util::cargo(&["clippy", "-p", "frontend", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"])?;
-    let (passed, failed) = util::cargo_test(&[])?;
+    let (mut passed, mut failed) = util::cargo_test(&[], &[])?;
+    // The validator's patterns as the page judges them: by the browser's own RegExp.
+    let in_browser =
+        ["-p", "mcp-playground-shared", "--target", "wasm32-unknown-unknown", "--test", "pattern_in_browser"];
+    let (p, f) = util::cargo_test(&in_browser, &[("CHROMEDRIVER", "/usr/bin/chromedriver")])?;
+    (passed, failed) = (passed + p, failed + f);
     util::total(passed, failed);
     if failed > 0 {
         bail!("{failed} tests failed");

@@ -104,10 +104,10 @@ fn prefix(name: &'static str, from: impl Read + Send + 'static) -> JoinHandle<()
 
 /// Runs `cargo test ARGS`, echoing its output, and returns the passed and failed counts
 /// summed over every test binary (so the run ends with one honest total).
-pub fn cargo_test(args: &[&str]) -> Result<(usize, usize)> {
+pub fn cargo_test(args: &[&str], envs: &[(&str, &str)]) -> Result<(usize, usize)> {
     say(&format!("$ cargo test {}", args.join(" ")));
     let mut cmd = Command::new(cargo_bin());
-    cmd.arg("test").args(args).current_dir(root()).stdout(Stdio::piped());
+    cmd.arg("test").args(args).envs(envs.iter().copied()).current_dir(root()).stdout(Stdio::piped());
     #[allow(clippy::disallowed_methods, reason = "xtask runs the tests")]
     let mut child = cmd.spawn().context("could not run cargo test")?;
     let (mut passed, mut failed) = (0, 0);
