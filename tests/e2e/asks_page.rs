@@ -6,20 +6,20 @@
 use anyhow::{Context, Result, ensure};
 use tests::{Browser, Playground, server_everything};
 
-use crate::flows;
+use tests::page;
 
 /// Starts a call of `tool` with raw JSON arguments and waits for the dialog `dialog`.
 async fn call_until_asked(b: &Browser, tool: &str, args: &str, dialog: &str) -> Result<()> {
-    flows::select_with_args(b, tool, args).await?;
+    page::select_with_args(b, tool, args).await?;
     b.id("call-button").await?.click().await?;
-    flows::accept_if_asked(b).await?;
+    page::accept_if_asked(b).await?;
     b.id(dialog).await?;
     Ok(())
 }
 
 /// The server's request of `method` and our answer, paired by id in the timeline.
 async fn assert_answered_in_timeline(b: &Browser, method: &str) -> Result<()> {
-    let rows = flows::timeline(b).await?;
+    let rows = page::timeline(b).await?;
     let asked = rows
         .iter()
         .rev()
@@ -33,10 +33,7 @@ async fn assert_answered_in_timeline(b: &Browser, method: &str) -> Result<()> {
 #[tokio::test]
 async fn an_elicitation_is_answered_in_a_form_dialog_then_declined() -> Result<()> {
     let entry = server_everything()?;
-    let pg = Playground::start(&["node", &entry.to_string_lossy(), "stdio"])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
-    flows::connect(&b).await?;
+    let (_pg, b) = page::connected(Playground::start(&["node", &entry.to_string_lossy(), "stdio"])?).await?;
 
     call_until_asked(&b, "trigger-elicitation-request", "{}", "elicitation-dialog").await?;
     // The form is the tool form's: defaults filled in, the first field focused.
@@ -53,7 +50,7 @@ async fn an_elicitation_is_answered_in_a_form_dialog_then_declined() -> Result<(
     b.set_value(&name, "Ann Example").await?;
     b.screenshot("elicitation-dialog").await?;
     b.id("elicitation-accept").await?.click().await?;
-    let (state, text) = flows::finished(&b).await?;
+    let (state, text) = page::finished(&b).await?;
     ensure!(state == "ok", "{state}: {text}");
     ensure!(text.contains("- Name: Ann Example") && text.contains("- Favorite Integer: 42"), "{text}");
     ensure!(b.all("[data-testid=elicitation-dialog]").await?.is_empty(), "the dialog closed");
@@ -61,7 +58,7 @@ async fn an_elicitation_is_answered_in_a_form_dialog_then_declined() -> Result<(
 
     call_until_asked(&b, "trigger-elicitation-request", "{}", "elicitation-dialog").await?;
     b.id("elicitation-decline").await?.click().await?;
-    let (state, text) = flows::finished(&b).await?;
+    let (state, text) = page::finished(&b).await?;
     ensure!(state == "ok" && text.contains("User declined"), "{state}: {text}");
     b.close().await?;
     Ok(())
@@ -79,7 +76,7 @@ async fn a_sampling_request_gets_the_typed_reply_or_a_refusal_and_roots_are_offe
     b.set_value(&roots, "home/me").await?;
     b.css("[role=alert]").await.context("a relative path is refused")?;
     b.set_value(&roots, "file:///srv/page-root").await?;
-    flows::connect(&b).await?;
+    page::connect(&b).await?;
 
     call_until_asked(
         &b,
@@ -93,17 +90,17 @@ async fn a_sampling_request_gets_the_typed_reply_or_a_refusal_and_roots_are_offe
     b.set_value(&b.id("sampling-reply").await?, "Hi from the page").await?;
     b.screenshot("sampling-dialog-dark").await?;
     b.id("sampling-send").await?.click().await?;
-    let (state, text) = flows::finished(&b).await?;
+    let (state, text) = page::finished(&b).await?;
     ensure!(state == "ok" && text.contains("Hi from the page") && text.contains("mcp-playground-user"), "{text}");
     assert_answered_in_timeline(&b, "sampling/createMessage").await?;
 
     call_until_asked(&b, "trigger-sampling-request", r#"{"prompt": "again"}"#, "sampling-dialog").await?;
     b.id("sampling-decline").await?.click().await?;
-    let (state, text) = flows::finished(&b).await?;
+    let (state, text) = page::finished(&b).await?;
     ensure!(state == "tool-error" && text.contains("User rejected sampling request"), "{state}: {text}");
 
-    let state = flows::call_tool(&b, "get-roots-list", "{}").await?;
-    let text = flows::result_texts(&b).await?.join("\n");
+    let state = page::call_tool(&b, "get-roots-list", "{}").await?;
+    let text = page::result_texts(&b).await?.join("\n");
     ensure!(state == "ok" && text.contains("file:///srv/page-root"), "{state}: {text}");
     b.close().await?;
     Ok(())
@@ -112,10 +109,7 @@ async fn a_sampling_request_gets_the_typed_reply_or_a_refusal_and_roots_are_offe
 #[tokio::test]
 async fn requests_wait_in_order_a_url_is_never_opened_by_itself_and_esc_cancels() -> Result<()> {
     let server = tests::root().join("tests/servers/asks.py");
-    let pg = Playground::start(&["python3", &server.to_string_lossy()])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
-    flows::connect(&b).await?;
+    let (_pg, b) = page::connected(Playground::start(&["python3", &server.to_string_lossy()])?).await?;
     let history = b.history().await?;
 
     call_until_asked(&b, "ask_twice", "{}", "elicitation-dialog").await?;
@@ -139,7 +133,7 @@ async fn requests_wait_in_order_a_url_is_never_opened_by_itself_and_esc_cancels(
     let hero = b.css("[data-testid=field][data-field-path=\"/hero\"]").await?;
     ensure!(hero.text().await?.contains("Wonder Woman"), "titled choices: {}", hero.text().await?);
     hero.send_keys("\u{e00c}").await?;
-    let (state, text) = flows::finished(&b).await?;
+    let (state, text) = page::finished(&b).await?;
     ensure!(state == "ok", "{state}: {text}");
     ensure!(text == r#"url: {"action":"accept"}; form: {"action":"cancel"}"#, "{text}");
     ensure!(b.all("[data-testid=elicitation-dialog]").await?.is_empty(), "no dialog left");

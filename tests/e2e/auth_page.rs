@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Result, ensure};
 use serde_json::json;
-use tests::{Browser, Playground, eventually};
+use tests::{Browser, Playground, eventually, page};
 
 /// A recording of a sign-in: every state the page shows, with the exchanges between them.
 fn recording(now_ms: u64) -> String {
@@ -98,9 +98,7 @@ async fn step_to(b: &Browser, state: &str) -> Result<String> {
 #[tokio::test]
 async fn every_sign_in_state_shows_in_the_connection_panel_and_the_timeline() -> Result<()> {
     // A live page: a remote transport offers the OAuth fields and says no sign-in yet.
-    let live = Playground::start(&[])?;
-    let b = Browser::start().await?;
-    b.client.goto(&live.url).await?;
+    let (live, b) = page::open(Playground::start(&[])?).await?;
     b.id("connect-transport").await?.select_by_value("http").await?;
     b.set_value(&b.id("connect-url").await?, "http://127.0.0.1:9/mcp").await?;
     let (state, text) = auth_state(&b).await?;

@@ -7,10 +7,10 @@ use anyhow::{Context, Result, ensure};
 use serde_json::{Value, json};
 use tests::{Browser, Playground, eventually, server_everything};
 
-use crate::flows;
+use tests::page;
 
 async fn select(b: &Browser, tool: &str, args: &str) -> Result<()> {
-    flows::select_with_args(b, tool, args).await
+    page::select_with_args(b, tool, args).await
 }
 
 async fn call_requests(b: &Browser) -> Result<usize> {
@@ -50,10 +50,7 @@ async fn watch_progress(b: &Browser) -> Result<Vec<f64>> {
 
 #[tokio::test]
 async fn confirmation_dialog_follows_the_policy() -> Result<()> {
-    let pg = Playground::start(&[])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
-    flows::connect(&b).await?;
+    let (_pg, b) = page::connected(Playground::start(&[])?).await?;
     ensure!(b.id("confirm-policy").await?.prop("value").await?.as_deref() == Some("unsafe"));
 
     // A destructive tool: the dialog shows it, its hints and the exact arguments.
@@ -112,10 +109,7 @@ async fn confirmation_dialog_follows_the_policy() -> Result<()> {
 
 #[tokio::test]
 async fn progress_cancel_timeout_and_list_changes_on_the_demo_server() -> Result<()> {
-    let pg = Playground::start(&[])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
-    flows::connect(&b).await?;
+    let (_pg, b) = page::connected(Playground::start(&[])?).await?;
 
     select(&b, "slow_task", r#"{"steps": 5, "delay_ms": 400}"#).await?;
     b.id("call-button").await?.click().await?;
@@ -129,7 +123,7 @@ async fn progress_cancel_timeout_and_list_changes_on_the_demo_server() -> Result
     b.id("progress-bar").await?;
     b.id("cancel-button").await?.click().await?;
     wait_state(&b, "cancelled", Duration::from_secs(5)).await?;
-    let rows = flows::timeline(&b).await?;
+    let rows = page::timeline(&b).await?;
     ensure!(rows.iter().any(|r| r.method == "notifications/cancelled" && r.direction == "out"), "no cancelled row");
 
     // A short timeout: the playground gives up and says timeout.
@@ -138,7 +132,7 @@ async fn progress_cancel_timeout_and_list_changes_on_the_demo_server() -> Result
     select(&b, "slow_task", r#"{"steps": 2, "delay_ms": 2000}"#).await?;
     b.id("call-button").await?.click().await?;
     wait_state(&b, "timeout", Duration::from_secs(10)).await?;
-    let cancels = flows::timeline(&b).await?.iter().filter(|r| r.method == "notifications/cancelled").count();
+    let cancels = page::timeline(&b).await?.iter().filter(|r| r.method == "notifications/cancelled").count();
     ensure!(cancels == 2, "a timeout must send notifications/cancelled too ({cancels})");
     b.set_value(&timeout, "60").await?;
 
@@ -146,7 +140,7 @@ async fn progress_cancel_timeout_and_list_changes_on_the_demo_server() -> Result
     ensure!(b.all("[data-testid=tool-item][data-tool-name=extra_tool]").await?.is_empty());
     select(&b, "toggle_extra_tool", "{}").await?;
     b.id("call-button").await?.click().await?;
-    flows::accept_if_asked(&b).await?;
+    page::accept_if_asked(&b).await?;
     b.css("[data-testid=tool-item][data-tool-name=extra_tool]").await?;
     ensure!(b.id("notices").await?.text().await?.contains("tool list changed"));
     b.close().await?;
@@ -156,10 +150,7 @@ async fn progress_cancel_timeout_and_list_changes_on_the_demo_server() -> Result
 #[tokio::test]
 async fn server_everything_long_running_operation_reports_progress() -> Result<()> {
     let entry = server_everything()?;
-    let pg = Playground::start(&["node", &entry.to_string_lossy(), "stdio"])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
-    flows::connect(&b).await?;
+    let (_pg, b) = page::connected(Playground::start(&["node", &entry.to_string_lossy(), "stdio"])?).await?;
     b.id("confirm-policy").await?.select_by_value("never").await?;
     select(&b, "trigger-long-running-operation", r#"{"duration": 2, "steps": 4}"#).await?;
     b.id("call-button").await?.click().await?;

@@ -5,7 +5,7 @@
 use anyhow::{Result, ensure};
 use tests::{Browser, Playground, root, server_everything};
 
-use crate::flows;
+use tests::page;
 
 #[tokio::test]
 async fn every_entry_of_a_config_file_is_offered_and_a_broken_one_fails_when_picked() -> Result<()> {
@@ -18,9 +18,7 @@ async fn every_entry_of_a_config_file_is_offered_and_a_broken_one_fails_when_pic
         "broken": {"command": "node", "env": {"KEY": "${MCP_PLAYGROUND_SURELY_UNSET}"}}
     }});
     std::fs::write(&config, doc.to_string())?;
-    let pg = Playground::start_with(&["--config", &config.to_string_lossy()], &[])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
+    let (_pg, b) = page::open(Playground::start_with(&["--config", &config.to_string_lossy()], &[])?).await?;
     let select = b.id("saved-servers").await?;
     // The demo server stays preselected: nothing starts that the person did not choose.
     ensure!(b.id("connect-transport").await?.prop("value").await?.as_deref() == Some("demo"));
@@ -31,8 +29,8 @@ async fn every_entry_of_a_config_file_is_offered_and_a_broken_one_fails_when_pic
     ensure!(b.id("connect-transport").await?.prop("value").await?.as_deref() == Some("stdio"));
     let cwd = b.id("connect-cwd").await?.prop("value").await?.unwrap_or_default();
     ensure!(cwd == dir.to_string_lossy(), "a relative cwd is anchored to the file's folder: {cwd:?}");
-    flows::connect(&b).await?;
-    ensure!(flows::tool_names(&b).await?.iter().any(|n| n == "get-env"));
+    page::connect(&b).await?;
+    ensure!(page::tool_names(&b).await?.iter().any(|n| n == "get-env"));
     b.close().await?;
     let _ = std::fs::remove_dir_all(dir);
     Ok(())
@@ -50,8 +48,8 @@ async fn env_and_cwd_on_the_command_line_fill_the_form() -> Result<()> {
     b.client.goto(&pg.url).await?;
     ensure!(b.id("connect-env").await?.prop("value").await?.as_deref() == Some("PROBE=from-the-command-line"));
     ensure!(b.id("connect-cwd").await?.prop("value").await?.as_deref() == Some(&*servers.to_string_lossy()));
-    flows::connect(&b).await?;
-    let state = flows::call_tool(&b, "get-env", "{}").await?;
+    page::connect(&b).await?;
+    let state = page::call_tool(&b, "get-env", "{}").await?;
     ensure!(state == "ok", "{state}");
     b.css("[data-testid=timeline-row][data-kind=response][data-method='tools/call']").await?.click().await?;
     let answer = b.id("timeline-detail").await?.text().await?;

@@ -1,18 +1,16 @@
 //! The built-in demo server, preselected with no server given: the newcomer's first click.
 
 use anyhow::{Result, ensure};
-use tests::{Browser, Playground};
+use tests::Playground;
 
-use crate::flows;
+use tests::page;
 
 #[tokio::test]
 async fn demo_server_lists_tools_and_echoes() -> Result<()> {
-    let pg = Playground::start(&[])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
+    let (_pg, b) = page::open(Playground::start(&[])?).await?;
     let transport = b.id("connect-transport").await?;
     ensure!(transport.prop("value").await?.as_deref() == Some("demo"), "the demo server is not preselected");
-    flows::connect(&b).await?;
+    page::connect(&b).await?;
 
     let info = b.id("server-info").await?;
     ensure!(
@@ -21,7 +19,7 @@ async fn demo_server_lists_tools_and_echoes() -> Result<()> {
     );
     ensure!(info.text().await?.contains("mcp-playground-demo"), "server name not shown");
 
-    let names = flows::tool_names(&b).await?;
+    let names = page::tool_names(&b).await?;
     for expected in
         ["echo", "get_image", "get_audio", "get_resources", "get_weather", "fail", "delete_everything", "slow_task"]
     {
@@ -29,23 +27,23 @@ async fn demo_server_lists_tools_and_echoes() -> Result<()> {
     }
 
     let message = "hello from the e2e test <b>not bold</b>";
-    let state = flows::call_tool(&b, "echo", &format!("{{\"message\": \"{message}\"}}")).await?;
+    let state = page::call_tool(&b, "echo", &format!("{{\"message\": \"{message}\"}}")).await?;
     ensure!(state == "ok", "result state {state}");
-    let texts = flows::result_texts(&b).await?;
+    let texts = page::result_texts(&b).await?;
     ensure!(texts.iter().any(|t| t == message), "echoed text not shown as text: {texts:?}");
-    flows::assert_call_pair(&b).await?;
+    page::assert_call_pair(&b).await?;
 
     // A tool error is not a protocol error.
-    let state = flows::call_tool(&b, "fail", r#"{"reason": "on purpose"}"#).await?;
+    let state = page::call_tool(&b, "fail", r#"{"reason": "on purpose"}"#).await?;
     ensure!(state == "tool-error", "fail gave {state}");
     // A JSON-RPC error is shown as one, with its code and data.
-    let state = flows::call_tool(&b, "fail", r#"{"reason": "rpc", "as_protocol_error": true}"#).await?;
+    let state = page::call_tool(&b, "fail", r#"{"reason": "rpc", "as_protocol_error": true}"#).await?;
     ensure!(state == "protocol-error", "fail as a protocol error gave {state}");
     let error = b.id("protocol-error").await?.text().await?;
     ensure!(error.contains("-32603") && error.contains("rpc"), "protocol error not shown: {error}");
 
     // Structured output arrives beside the text.
-    let state = flows::call_tool(&b, "get_weather", r#"{"city": "Lisbon"}"#).await?;
+    let state = page::call_tool(&b, "get_weather", r#"{"city": "Lisbon"}"#).await?;
     ensure!(state == "ok", "get_weather gave {state}");
     let structured = b.id("structured-content").await?.text().await?;
     ensure!(structured.contains("\"city\": \"Lisbon\""), "structured content not shown: {structured}");
@@ -55,7 +53,7 @@ async fn demo_server_lists_tools_and_echoes() -> Result<()> {
     // The flow view draws the same session; clicking an arrow selects its message.
     b.id("flow-toggle").await?.click().await?;
     let marks = b.all("[data-testid=flow-view] .flow-mark").await?;
-    let rows = flows::timeline(&b).await?.len();
+    let rows = page::timeline(&b).await?.len();
     ensure!(marks.len() == rows, "{} arrows for {rows} rows", marks.len());
     let last_call = b.css("[data-testid=flow-view] .flow-mark:last-of-type").await?;
     last_call.click().await?;

@@ -8,7 +8,7 @@ use anyhow::{Context, Result, ensure};
 use serde_json::{Value, json};
 use tests::{Browser, Playground, eventually};
 
-use crate::flows;
+use tests::page;
 
 async fn field(b: &Browser, testid: &str, path: &str) -> Result<fantoccini::elements::Element> {
     b.css(&format!("[data-testid=\"{testid}\"][data-field-path=\"{path}\"]")).await
@@ -34,10 +34,7 @@ async fn call_rows(b: &Browser) -> Result<usize> {
 
 #[tokio::test]
 async fn nested_form_sends_exactly_what_was_filled() -> Result<()> {
-    let pg = Playground::start(&[])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
-    flows::connect(&b).await?;
+    let (_pg, b) = page::connected(Playground::start(&[])?).await?;
     b.css("[data-testid=tool-item][data-tool-name=submit_order]").await?.click().await?;
     b.id("tool-form").await?;
 
@@ -67,7 +64,7 @@ async fn nested_form_sends_exactly_what_was_filled() -> Result<()> {
     .await?;
     b.screenshot("form-nested").await?;
     b.id("call-button").await?.click().await?;
-    flows::accept_if_asked(&b).await?;
+    page::accept_if_asked(&b).await?;
     let pane = b.id("result-pane").await?;
     eventually(Duration::from_secs(15), "the call result", || async {
         Ok((pane.attr("data-state").await?.as_deref() == Some("ok")).then_some(()))
@@ -86,10 +83,7 @@ async fn nested_form_sends_exactly_what_was_filled() -> Result<()> {
 
 #[tokio::test]
 async fn invalid_arguments_are_held_back_until_send_anyway() -> Result<()> {
-    let pg = Playground::start(&[])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
-    flows::connect(&b).await?;
+    let (_pg, b) = page::connected(Playground::start(&[])?).await?;
     b.css("[data-testid=tool-item][data-tool-name=submit_order]").await?.click().await?;
     type_into(&b, "/customer/name", "Ada").await?;
     type_into(&b, "/lines/0/sku", "not-a-sku").await?;
@@ -109,7 +103,7 @@ async fn invalid_arguments_are_held_back_until_send_anyway() -> Result<()> {
     ensure!(sent.is_err(), "an invalid call was sent");
 
     b.id("send-anyway").await?.click().await?;
-    flows::accept_if_asked(&b).await?;
+    page::accept_if_asked(&b).await?;
     eventually(Duration::from_secs(10), "the call to be sent anyway", || async {
         Ok((call_rows(&b).await? > before).then_some(()))
     })
@@ -150,11 +144,8 @@ async fn invalid_arguments_are_held_back_until_send_anyway() -> Result<()> {
 
 #[tokio::test]
 async fn last_arguments_come_back_and_reset_restores_defaults() -> Result<()> {
-    let pg = Playground::start(&[])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
-    flows::connect(&b).await?;
-    let state = flows::call_tool(&b, "echo", r#"{"message": "remember me"}"#).await?;
+    let (_pg, b) = page::connected(Playground::start(&[])?).await?;
+    let state = page::call_tool(&b, "echo", r#"{"message": "remember me"}"#).await?;
     ensure!(state == "ok");
     b.css("[data-testid=tool-item][data-tool-name=get_image]").await?.click().await?;
     b.css("[data-testid=tool-item][data-tool-name=echo]").await?.click().await?;
@@ -162,7 +153,7 @@ async fn last_arguments_come_back_and_reset_restores_defaults() -> Result<()> {
     ensure!(value.as_deref() == Some("remember me"), "arguments not remembered: {value:?}");
     // A reload keeps them too: they live in browser storage.
     b.client.refresh().await?;
-    flows::connect(&b).await?;
+    page::connect(&b).await?;
     b.css("[data-testid=tool-item][data-tool-name=echo]").await?.click().await?;
     let value = field(&b, "field", "/message").await?.prop("value").await?;
     ensure!(value.as_deref() == Some("remember me"), "arguments not remembered across reloads: {value:?}");

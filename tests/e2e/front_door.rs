@@ -14,7 +14,7 @@ use serde_json::json;
 use tests::procs::descendants;
 use tests::{Browser, Playground};
 
-use crate::flows;
+use tests::page;
 
 /// Sends a raw `GET path` (a WebSocket upgrade when `upgrade`) with `headers` and returns
 /// the status and the response's head.
@@ -114,11 +114,8 @@ async fn forged_origins_rebinding_hosts_and_foreign_or_wrong_cookies_are_refused
 
 #[tokio::test]
 async fn the_printed_url_signs_the_browser_in_and_leaves_no_token_behind() -> Result<()> {
-    let pg = Playground::start(&[])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
-    flows::connect(&b).await?;
-    ensure!(flows::tool_names(&b).await?.iter().any(|n| n == "echo"), "the page connected and listed tools");
+    let (pg, b) = page::connected(Playground::start(&[])?).await?;
+    ensure!(page::tool_names(&b).await?.iter().any(|n| n == "echo"), "the page connected and listed tools");
 
     let href = b.client.execute("return window.location.href", vec![]).await?;
     ensure!(href == json!(format!("{}/", pg.base)), "the address bar holds {href}");
@@ -144,7 +141,7 @@ async fn a_page_of_a_relay_started_again_is_told_to_open_the_new_url() -> Result
     let port: u16 = pg.authority().rsplit(':').next().context("a port")?.parse()?;
     let b = Browser::start().await?;
     b.client.goto(&pg.url).await?;
-    flows::connect(&b).await?;
+    page::connect(&b).await?;
     drop(pg);
     b.wait_for("[data-testid=relay-status][data-state=lost]").await?;
     // The same port and token, a new run: the cookie of the old one opens nothing.
@@ -158,7 +155,7 @@ async fn a_page_of_a_relay_started_again_is_told_to_open_the_new_url() -> Result
     .await?;
     ensure!(banner.contains("open the URL that mcp-playground printed"), "{banner}");
     b.client.goto(&again.url).await?;
-    flows::connect(&b).await?;
+    page::connect(&b).await?;
     b.close().await?;
     Ok(())
 }

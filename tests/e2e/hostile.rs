@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail, ensure};
 use serde_json::{Value, json};
+use tests::page;
 use tests::procs::{alive, descendants, with_arg};
 use tests::relay::{RelayRx, Session};
 use tests::{Playground, say};
@@ -391,8 +392,8 @@ async fn in_the_page_every_bad_input_schema_gets_a_form_and_the_page_lives_on() 
     let pg = Playground::start(&["python3", &script, "bad-schemas", &tag])?;
     let b = tests::Browser::start().await?;
     b.client.goto(&pg.url).await?;
-    crate::flows::connect(&b).await?;
-    let names = crate::flows::tool_names(&b).await?;
+    page::connect(&b).await?;
+    let names = page::tool_names(&b).await?;
     ensure!(names.iter().any(|n| n == "self_ref_all_of") && names.len() > 5, "{names:?}");
     for name in names.iter().chain(std::iter::once(&"echo".to_owned())) {
         b.css(&format!("[data-testid=tool-item][data-tool-name=\"{name}\"]")).await?.click().await?;

@@ -6,7 +6,7 @@ use anyhow::{Result, ensure};
 use tests::procs::{alive, descendants};
 use tests::{Browser, Playground, eventually, server_everything};
 
-use crate::flows;
+use tests::page;
 
 /// The relay's server processes, once there are some.
 async fn servers_of(pg: &Playground) -> Result<Vec<u32>> {
@@ -27,10 +27,7 @@ async fn all_gone(pids: &[u32]) -> Result<()> {
 #[tokio::test]
 async fn disconnect_ends_the_server_process() -> Result<()> {
     let entry = server_everything()?;
-    let pg = Playground::start(&["node", &entry.to_string_lossy(), "stdio"])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
-    flows::connect(&b).await?;
+    let (pg, b) = page::connected(Playground::start(&["node", &entry.to_string_lossy(), "stdio"])?).await?;
     let pids = servers_of(&pg).await?;
     ensure!(pids.iter().all(|p| alive(*p)));
 
@@ -42,7 +39,7 @@ async fn disconnect_ends_the_server_process() -> Result<()> {
     })
     .await?;
     // The timeline tells the end too.
-    let rows = flows::timeline(&b).await?;
+    let rows = page::timeline(&b).await?;
     ensure!(rows.iter().any(|r| r.direction == "relay" && r.method == "exited"), "no exit event in the timeline");
     b.close().await?;
     Ok(())
@@ -54,7 +51,7 @@ async fn closing_the_tab_ends_the_server_process() -> Result<()> {
     let b = Browser::start().await?;
     let first = b.client.window().await?;
     b.client.goto(&pg.url).await?;
-    flows::connect(&b).await?;
+    page::connect(&b).await?;
     let pids = servers_of(&pg).await?;
 
     // Open a second tab so the browser stays up, then close the playground's tab.

@@ -12,7 +12,6 @@ mod conformance_auth;
 mod demo;
 mod environment;
 mod everything;
-mod flows;
 mod forms;
 mod front_door;
 mod hostile;

@@ -8,10 +8,10 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use anyhow::{Context, Result, ensure};
-use tests::{Browser, Playground, server_everything};
+use tests::{Playground, server_everything};
 
 use crate::cli::{bin, run};
-use crate::flows;
+use tests::page;
 
 /// Two recordings of the live server in a fresh folder: `tools.jsonl` (`tools`) and
 /// `echo.jsonl` (`call echo --arg message=hi`); and the tool names it listed.
@@ -143,17 +143,14 @@ async fn the_page_connects_to_a_mock_and_sees_what_the_live_server_showed() -> R
     let rec = record("page")?;
     let me = path(&bin());
     let echo = path(&rec.echo);
-    let pg = Playground::start(&[&me, "mock", &echo])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
-    flows::connect(&b).await?;
-    let names = flows::tool_names(&b).await?;
+    let (_pg, b) = page::connected(Playground::start(&[&me, "mock", &echo])?).await?;
+    let names = page::tool_names(&b).await?;
     ensure!(names == rec.names, "the page lists {names:?}, the live server listed {:?}", rec.names);
-    let state = flows::call_tool(&b, "echo", r#"{"message": "hi"}"#).await?;
+    let state = page::call_tool(&b, "echo", r#"{"message": "hi"}"#).await?;
     ensure!(state == "ok", "result state {state}");
-    let texts = flows::result_texts(&b).await?;
+    let texts = page::result_texts(&b).await?;
     ensure!(texts.iter().any(|t| t == "Echo: hi"), "echo text missing: {texts:?}");
-    flows::assert_call_pair(&b).await?;
+    page::assert_call_pair(&b).await?;
     b.screenshot("mock-echo").await?;
     b.close().await?;
     Ok(())

@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, ensure};
 use tests::{Browser, Playground, eventually, root};
 
-use crate::flows;
+use tests::page;
 
 async fn type_number(b: &Browser, path: &str, text: &str) -> Result<()> {
     let el = b.css(&format!("[data-testid=field][data-field-path=\"{path}\"]")).await?;
@@ -19,23 +19,20 @@ async fn type_number(b: &Browser, path: &str, text: &str) -> Result<()> {
 async fn call_and_read_bytes(b: &Browser) -> Result<String> {
     let before = b.all("[data-testid=timeline-row][data-method=\"tools/call\"][data-kind=response]").await?.len();
     b.id("call-button").await?.click().await?;
-    flows::accept_if_asked(b).await?;
+    page::accept_if_asked(b).await?;
     eventually(Duration::from_secs(15), "the answer", || async {
         let n = b.all("[data-testid=timeline-row][data-method=\"tools/call\"][data-kind=response]").await?.len();
         Ok((n > before).then_some(()))
     })
     .await?;
-    let texts = flows::result_texts(b).await?;
+    let texts = page::result_texts(b).await?;
     texts.into_iter().next().context("no text in the result")
 }
 
 #[tokio::test]
 async fn numbers_reach_the_server_as_typed() -> Result<()> {
     let server = root().join("tests/servers/echo_bytes.py");
-    let pg = Playground::start(&["python3", &server.to_string_lossy()])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
-    flows::connect(&b).await?;
+    let (_pg, b) = page::connected(Playground::start(&["python3", &server.to_string_lossy()])?).await?;
     b.css("[data-testid=tool-item][data-tool-name=echo_bytes]").await?.click().await?;
     for path in ["/count", "/ratio"] {
         let include = format!("[data-testid=field-include][data-field-path=\"{path}\"]");

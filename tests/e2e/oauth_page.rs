@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::{Result, ensure};
 use tests::{Browser, NodeServer, Playground, eventually};
 
-use crate::flows;
+use tests::page;
 
 /// Fails when `text` (named `what`) holds a token of the server.
 fn no_token(what: &str, text: &str) -> Result<()> {
@@ -58,12 +58,12 @@ async fn signing_in_from_the_page_approves_in_a_new_tab_and_keeps_every_token_ou
     ensure!(state == "signed-in", "{state}: {status}");
     ensure!(status.contains(&format!("Signed in at http://127.0.0.1:{}", server.port)), "{status}");
     ensure!(status.contains("mcp:tools"), "{status}");
-    let mut tools = flows::tool_names(&b).await?;
+    let mut tools = page::tool_names(&b).await?;
     tools.sort();
     ensure!(tools == ["echo", "whoami"], "{tools:?}");
-    let state = flows::call_tool(&b, "whoami", "{}").await?;
+    let state = page::call_tool(&b, "whoami", "{}").await?;
     ensure!(state == "ok", "whoami: {state}");
-    let said = flows::result_texts(&b).await?.join(" ");
+    let said = page::result_texts(&b).await?.join(" ");
     ensure!(said.contains("mcp:tools"), "{said}");
     b.screenshot("oauth-signed-in").await?;
 

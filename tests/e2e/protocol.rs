@@ -3,7 +3,7 @@
 //! Streamable HTTP and legacy SSE; the revision it prints and the recording's header.
 
 use anyhow::{Result, ensure};
-use tests::NodeServer;
+use tests::{NodeServer, page};
 
 use crate::cli::run;
 
@@ -125,12 +125,10 @@ fn cli_speaks_each_revision_over_http_and_2024_over_legacy_sse() -> Result<()> {
 #[tokio::test]
 async fn page_pins_2025_03_26_and_shows_it() -> anyhow::Result<()> {
     use std::time::Duration;
-    use tests::{Browser, Playground, eventually};
+    use tests::{Playground, eventually};
 
     let entry = everything()?;
-    let pg = Playground::start(&["node", &entry, "stdio"])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
+    let (_pg, b) = page::open(Playground::start(&["node", &entry, "stdio"])?).await?;
     let select = b.id("connect-protocol").await?;
     ensure!(select.prop("value").await?.as_deref() == Some("auto"), "auto is the default");
 
@@ -150,12 +148,12 @@ async fn page_pins_2025_03_26_and_shows_it() -> anyhow::Result<()> {
     ensure!(text.contains("pinned 2026-07-28, but the server refused server/discover"), "{text}");
 
     b.set_value(&select, "2025-03-26").await?;
-    crate::flows::connect(&b).await?;
+    page::connect(&b).await?;
     let info = b.id("server-info").await?;
     ensure!(info.attr("data-protocol-version").await?.as_deref() == Some("2025-03-26"));
     let shown = info.text().await?;
     ensure!(shown.contains("2025-03-26") && shown.contains("pinned"), "the revision and why: {shown}");
-    let state = crate::flows::call_tool(&b, "echo", r#"{"message": "on 2025-03-26"}"#).await?;
+    let state = page::call_tool(&b, "echo", r#"{"message": "on 2025-03-26"}"#).await?;
     ensure!(state == "ok", "result state {state}");
     b.screenshot("protocol-pinned-light").await?;
     b.prefer_dark().await?;
@@ -167,13 +165,12 @@ async fn page_pins_2025_03_26_and_shows_it() -> anyhow::Result<()> {
 /// `--protocol` on the playground's command line reaches the page with its preset.
 #[tokio::test]
 async fn page_takes_the_revision_of_the_preset() -> anyhow::Result<()> {
-    use tests::{Browser, Playground};
+    use tests::Playground;
 
     let entry = everything()?;
-    let pg = Playground::start_with(&["--protocol", "2024-11-05"], &["node", &entry, "stdio"])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
-    crate::flows::connect(&b).await?;
+    let (_pg, b) =
+        page::open(Playground::start_with(&["--protocol", "2024-11-05"], &["node", &entry, "stdio"])?).await?;
+    page::connect(&b).await?;
     let select = b.id("connect-protocol").await?;
     ensure!(select.prop("value").await?.as_deref() == Some("2024-11-05"), "the preset's revision is chosen");
     let info = b.id("server-info").await?;
@@ -186,13 +183,11 @@ async fn page_takes_the_revision_of_the_preset() -> anyhow::Result<()> {
 /// reloads) and chosen when it is picked; legacy SSE speaks 2024-11-05 from the page too.
 #[tokio::test]
 async fn page_keeps_the_revision_of_a_saved_server() -> anyhow::Result<()> {
-    use tests::{Browser, Playground};
+    use tests::Playground;
 
     let server = NodeServer::everything("sse")?;
     let url = format!("http://127.0.0.1:{}/sse", server.port);
-    let pg = Playground::start(&[])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
+    let (_pg, b) = page::open(Playground::start(&[])?).await?;
     b.id("server-import-toggle").await?.click().await?;
     let config =
         format!(r#"{{"mcpServers": {{"old": {{"type": "sse", "url": "{url}", "protocolVersion": "2024-11-05"}}}}}}"#);
@@ -202,10 +197,10 @@ async fn page_keeps_the_revision_of_a_saved_server() -> anyhow::Result<()> {
     b.id("saved-servers").await?.select_by_value("old").await?;
     let select = b.id("connect-protocol").await?;
     ensure!(select.prop("value").await?.as_deref() == Some("2024-11-05"), "the saved revision is chosen");
-    crate::flows::connect(&b).await?;
+    page::connect(&b).await?;
     let info = b.id("server-info").await?;
     ensure!(info.attr("data-protocol-version").await?.as_deref() == Some("2024-11-05"));
-    let state = crate::flows::call_tool(&b, "echo", r#"{"message": "over legacy sse"}"#).await?;
+    let state = page::call_tool(&b, "echo", r#"{"message": "over legacy sse"}"#).await?;
     ensure!(state == "ok", "result state {state}");
     b.close().await?;
     Ok(())

@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, ensure};
 use tests::{Browser, Playground, eventually, server_everything};
 
-use crate::flows;
+use tests::page;
 
 /// What the result pane shows: its state, its content types and texts.
 async fn pane(b: &Browser) -> Result<String> {
@@ -38,12 +38,12 @@ async fn record(pg: &Playground, calls: &[(&str, &str)]) -> Result<(String, Vec<
     let downloads = b.allow_downloads().await?;
     b.client.goto(&pg.url).await?;
     ensure!(b.id("record-toggle").await?.attr("data-state").await?.as_deref() == Some("on"), "on by default");
-    flows::connect(&b).await?;
+    page::connect(&b).await?;
     b.css("[data-testid=recording-indicator][data-source=page]").await?;
-    let tools = flows::tool_names(&b).await?.len();
+    let tools = page::tool_names(&b).await?.len();
     let mut shown = Vec::new();
     for (tool, args) in calls {
-        flows::call_tool(&b, tool, args).await?;
+        page::call_tool(&b, tool, args).await?;
         shown.push(pane(&b).await?);
     }
     b.id("recording-export").await?.click().await?;
@@ -56,9 +56,7 @@ async fn record(pg: &Playground, calls: &[(&str, &str)]) -> Result<(String, Vec<
 
 /// Opens `file` in a fresh page of a playground that has no server running.
 async fn open(file: &Path) -> Result<(Playground, Browser)> {
-    let pg = Playground::start(&[])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
+    let (pg, b) = page::open(Playground::start(&[])?).await?;
     ensure!(b.id("replay-mode").await?.attr("data-state").await?.as_deref() == Some("live"));
     b.id("recording-import").await?.send_keys(&file.to_string_lossy()).await?;
     b.css("[data-testid=replay-mode][data-state=playback]").await?;
@@ -140,11 +138,8 @@ async fn a_server_everything_session_plays_back_with_its_image() -> Result<()> {
     let file = std::env::temp_dir().join(format!("mcp-playground-everything-{}.jsonl", std::process::id()));
     std::fs::write(&file, &text)?;
     // This time the fresh page is connected to a live server when the file is opened.
-    let pg = Playground::start(&[])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
-    flows::connect(&b).await?;
-    let live_tools = flows::tool_names(&b).await?;
+    let (_pg, b) = page::connected(Playground::start(&[])?).await?;
+    let live_tools = page::tool_names(&b).await?;
     b.id("recording-import").await?.send_keys(&file.to_string_lossy()).await?;
     b.css("[data-testid=replay-mode][data-state=playback]").await?;
     b.id("replay-speed").await?.select_by_value("max").await?;
@@ -159,8 +154,8 @@ async fn a_server_everything_session_plays_back_with_its_image() -> Result<()> {
     // Back to live: still connected to the demo server, its tools as they were.
     b.id("replay-exit").await?.click().await?;
     b.css("[data-testid=connection-status][data-state=connected]").await?;
-    ensure!(flows::tool_names(&b).await? == live_tools, "the live session came back as it was");
-    ensure!(flows::call_tool(&b, "echo", r#"{"message": "still live"}"#).await? == "ok");
+    ensure!(page::tool_names(&b).await? == live_tools, "the live session came back as it was");
+    ensure!(page::call_tool(&b, "echo", r#"{"message": "still live"}"#).await? == "ok");
     b.close().await?;
     let _ = std::fs::remove_file(file);
     Ok(())
@@ -181,9 +176,7 @@ async fn bad_files_are_explained_and_what_can_be_played_is() -> Result<()> {
         ),
     )?;
 
-    let pg = Playground::start(&[])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
+    let (_pg, b) = page::open(Playground::start(&[])?).await?;
     b.id("recording-import").await?.send_keys(&not.to_string_lossy()).await?;
     let notices = b.id("notices").await?.text().await?;
     ensure!(
@@ -210,15 +203,13 @@ async fn bad_files_are_explained_and_what_can_be_played_is() -> Result<()> {
 async fn what_the_relay_records_opens_in_the_page_with_play() -> Result<()> {
     let dir = std::env::temp_dir().join(format!("mcp-playground-relay-rec-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let pg = Playground::start_with(&["--record", &dir.to_string_lossy()], &[])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
+    let (pg, b) = page::open(Playground::start_with(&["--record", &dir.to_string_lossy()], &[])?).await?;
     // The page says the relay records, whatever the page's own switch says.
     b.id("record-toggle").await?.click().await?;
     b.css("[data-testid=record-toggle][data-state=off]").await?;
     b.css("[data-testid=recording-indicator][data-source=relay]").await?;
-    flows::connect(&b).await?;
-    flows::call_tool(&b, "echo", r#"{"message": "kept by the relay"}"#).await?;
+    page::connect(&b).await?;
+    page::call_tool(&b, "echo", r#"{"message": "kept by the relay"}"#).await?;
     b.id("connect-button").await?.click().await?;
     b.css("[data-testid=connection-status][data-state=disconnected]").await?;
     b.close().await?;
@@ -237,7 +228,7 @@ async fn what_the_relay_records_opens_in_the_page_with_play() -> Result<()> {
         Ok((t > 0 && i == t).then_some(()))
     })
     .await?;
-    ensure!(flows::result_texts(&b).await? == ["kept by the relay"]);
+    ensure!(page::result_texts(&b).await? == ["kept by the relay"]);
     b.close().await?;
     let _ = std::fs::remove_dir_all(dir);
     Ok(())

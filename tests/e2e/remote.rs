@@ -7,18 +7,18 @@ use std::time::Duration;
 use anyhow::{Result, ensure};
 use tests::{Browser, NodeServer, Playground, eventually};
 
-use crate::flows;
+use tests::page;
 
 /// Echo and a long-running operation with progress, on whatever server the page is on.
 async fn echo_and_progress(b: &Browser) -> Result<()> {
-    let names = flows::tool_names(b).await?;
+    let names = page::tool_names(b).await?;
     ensure!(names.iter().any(|n| n == "echo"), "no echo in {names:?}");
     b.id("confirm-policy").await?.select_by_value("never").await?;
-    ensure!(flows::call_tool(b, "echo", r#"{"message": "over the network"}"#).await? == "ok");
-    ensure!(flows::result_texts(b).await?.iter().any(|t| t.contains("over the network")));
-    flows::assert_call_pair(b).await?;
+    ensure!(page::call_tool(b, "echo", r#"{"message": "over the network"}"#).await? == "ok");
+    ensure!(page::result_texts(b).await?.iter().any(|t| t.contains("over the network")));
+    page::assert_call_pair(b).await?;
     let before = b.all("[data-testid=timeline-row][data-method=\"notifications/progress\"]").await?.len();
-    ensure!(flows::call_tool(b, "trigger-long-running-operation", r#"{"duration": 1, "steps": 3}"#).await? == "ok");
+    ensure!(page::call_tool(b, "trigger-long-running-operation", r#"{"duration": 1, "steps": 3}"#).await? == "ok");
     let after = b.all("[data-testid=timeline-row][data-method=\"notifications/progress\"]").await?.len();
     ensure!(after >= before + 2, "progress notifications: {before} then {after}");
     Ok(())
@@ -28,14 +28,12 @@ async fn echo_and_progress(b: &Browser) -> Result<()> {
 async fn streamable_http_with_headers_masked() -> Result<()> {
     let server = NodeServer::everything("streamableHttp")?;
     let url = format!("http://127.0.0.1:{}/mcp", server.port);
-    let pg = Playground::start_with(&["--url", &url, "--transport", "http"], &[])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
+    let (_pg, b) = page::open(Playground::start_with(&["--url", &url, "--transport", "http"], &[])?).await?;
     ensure!(b.id("connect-transport").await?.prop("value").await?.as_deref() == Some("http"));
     ensure!(b.id("connect-url").await?.prop("value").await?.as_deref() == Some(url.as_str()));
     let headers = b.id("connect-headers").await?;
     b.set_value(&headers, "X-Api-Key: secret-key-123456").await?;
-    flows::connect(&b).await?;
+    page::connect(&b).await?;
     echo_and_progress(&b).await?;
     // The headers were sent, but the timeline never shows their values.
     let connected = b.css("[data-testid=timeline-row][data-method=connected]").await?;
@@ -51,11 +49,9 @@ async fn streamable_http_with_headers_masked() -> Result<()> {
 async fn legacy_sse_and_auto_detection() -> Result<()> {
     let server = NodeServer::everything("sse")?;
     let url = format!("http://127.0.0.1:{}/sse", server.port);
-    let pg = Playground::start_with(&["--url", &url, "--transport", "sse"], &[])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
+    let (_pg, b) = page::open(Playground::start_with(&["--url", &url, "--transport", "sse"], &[])?).await?;
     ensure!(b.id("connect-transport").await?.prop("value").await?.as_deref() == Some("sse"));
-    flows::connect(&b).await?;
+    page::connect(&b).await?;
     echo_and_progress(&b).await?;
 
     // The same URL with the transport left to detection falls back to SSE and says so.
@@ -66,9 +62,9 @@ async fn legacy_sse_and_auto_detection() -> Result<()> {
     })
     .await?;
     b.id("connect-transport").await?.select_by_value("auto").await?;
-    flows::connect(&b).await?;
+    page::connect(&b).await?;
     ensure!(b.id("notices").await?.text().await?.contains("falling back to the legacy HTTP+SSE"));
-    ensure!(flows::call_tool(&b, "echo", r#"{"message": "detected"}"#).await? == "ok");
+    ensure!(page::call_tool(&b, "echo", r#"{"message": "detected"}"#).await? == "ok");
     b.close().await?;
     Ok(())
 }
@@ -86,13 +82,13 @@ async fn config_file_selects_the_named_server() -> Result<()> {
             r#"{{"mcpServers": {{"local": {{"command": "node", "args": ["x.js"]}}, "everything": {{"type": "http", "url": "{url}"}}}}}}"#
         ),
     )?;
-    let pg = Playground::start_with(&["--config", &file.to_string_lossy(), "--server", "everything"], &[])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
+    let (_pg, b) =
+        page::open(Playground::start_with(&["--config", &file.to_string_lossy(), "--server", "everything"], &[])?)
+            .await?;
     ensure!(b.id("connect-transport").await?.prop("value").await?.as_deref() == Some("http"));
     ensure!(b.id("connect-url").await?.prop("value").await?.as_deref() == Some(url.as_str()));
-    flows::connect(&b).await?;
-    ensure!(!flows::tool_names(&b).await?.is_empty());
+    page::connect(&b).await?;
+    ensure!(!page::tool_names(&b).await?.is_empty());
     b.close().await?;
     // A name the file does not have: a precise error, and nothing listens.
     let bad = Playground::start_with(&["--config", &file.to_string_lossy(), "--server", "nope"], &[]);
@@ -105,9 +101,7 @@ async fn config_file_selects_the_named_server() -> Result<()> {
 async fn python_server_requires_its_bearer_token() -> Result<()> {
     let server = NodeServer::python_with_bearer("s3cret-token")?;
     let url = format!("http://127.0.0.1:{}/mcp", server.port);
-    let pg = Playground::start_with(&["--url", &url, "--transport", "http"], &[])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
+    let (_pg, b) = page::open(Playground::start_with(&["--url", &url, "--transport", "http"], &[])?).await?;
     // Without the header: refused, and the page says why.
     b.id("connect-button").await?.click().await?;
     let status = b.id("connection-status").await?;
@@ -123,8 +117,8 @@ async fn python_server_requires_its_bearer_token() -> Result<()> {
     );
     // With it: connected, tools listed, a tool called.
     b.set_value(&b.id("connect-headers").await?, "Authorization: Bearer s3cret-token").await?;
-    flows::connect(&b).await?;
-    let names = flows::tool_names(&b).await?;
+    page::connect(&b).await?;
+    let names = page::tool_names(&b).await?;
     ensure!(names.iter().any(|n| n == "convert_temperature"), "{names:?}");
     b.close().await?;
     Ok(())
@@ -134,9 +128,7 @@ async fn python_server_requires_its_bearer_token() -> Result<()> {
 async fn imported_servers_are_kept_and_picked() -> Result<()> {
     let server = NodeServer::everything("streamableHttp")?;
     let url = format!("http://127.0.0.1:{}/mcp", server.port);
-    let pg = Playground::start(&[])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
+    let (_pg, b) = page::open(Playground::start(&[])?).await?;
     b.id("server-import-toggle").await?.click().await?;
     let area = b.id("server-import").await?;
     let bad = r#"{"mcpServers": {"broken": {"url": "http://x", "headers": {"A": 1}}}}"#;
@@ -155,8 +147,8 @@ async fn imported_servers_are_kept_and_picked() -> Result<()> {
     b.id("saved-servers").await?.select_by_value("everything").await?;
     ensure!(b.id("connect-transport").await?.prop("value").await?.as_deref() == Some("http"));
     ensure!(b.id("connect-url").await?.prop("value").await?.as_deref() == Some(url.as_str()));
-    flows::connect(&b).await?;
-    ensure!(!flows::tool_names(&b).await?.is_empty());
+    page::connect(&b).await?;
+    ensure!(!page::tool_names(&b).await?.is_empty());
     b.close().await?;
     Ok(())
 }

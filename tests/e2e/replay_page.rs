@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, ensure};
 use tests::{Browser, Playground, eventually, server_everything};
 
-use crate::flows;
+use tests::page;
 
 /// Records a demo session in the page and saves it; returns the file's text.
 async fn record_demo() -> Result<String> {
@@ -14,10 +14,10 @@ async fn record_demo() -> Result<String> {
     let b = Browser::start().await?;
     let downloads = b.allow_downloads().await?;
     b.client.goto(&pg.url).await?;
-    flows::connect(&b).await?;
-    flows::call_tool(&b, "echo", r#"{"message": "again"}"#).await?;
-    flows::call_tool(&b, "get_weather", r#"{"city": "Porto"}"#).await?;
-    flows::call_tool(&b, "delete_everything", r#"{"confirm_phrase": "yes"}"#).await?;
+    page::connect(&b).await?;
+    page::call_tool(&b, "echo", r#"{"message": "again"}"#).await?;
+    page::call_tool(&b, "get_weather", r#"{"city": "Porto"}"#).await?;
+    page::call_tool(&b, "delete_everything", r#"{"confirm_phrase": "yes"}"#).await?;
     b.id("recording-export").await?.click().await?;
     let text = std::fs::read_to_string(b.downloaded(".jsonl").await?)?;
     let _ = std::fs::remove_dir_all(downloads);
@@ -29,7 +29,7 @@ async fn record_demo() -> Result<String> {
 async fn replay(pg: &Playground, file: &std::path::Path, confirm: bool) -> Result<(Browser, Vec<(String, String)>)> {
     let b = Browser::start().await?;
     b.client.goto(&pg.url).await?;
-    flows::connect(&b).await?;
+    page::connect(&b).await?;
     b.id("recording-import").await?.send_keys(&file.to_string_lossy()).await?;
     b.css("[data-testid=replay-mode][data-state=playback]").await?;
     b.id("replay-run").await?.click().await?;

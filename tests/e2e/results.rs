@@ -9,7 +9,7 @@ use anyhow::{Context, Result, ensure};
 use serde_json::Value;
 use tests::{Browser, Playground, eventually, server_everything};
 
-use crate::flows;
+use tests::page;
 
 async fn content_types(b: &Browser) -> Result<Vec<String>> {
     let mut out = Vec::new();
@@ -44,36 +44,33 @@ async fn output_validation(b: &Browser) -> Result<String> {
 #[tokio::test]
 async fn server_everything_results_render_by_type() -> Result<()> {
     let entry = server_everything()?;
-    let pg = Playground::start(&["node", &entry.to_string_lossy(), "stdio"])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
-    flows::connect(&b).await?;
+    let (_pg, b) = page::connected(Playground::start(&["node", &entry.to_string_lossy(), "stdio"])?).await?;
 
-    ensure!(flows::call_tool(&b, "get-tiny-image", "{}").await? == "ok");
+    ensure!(page::call_tool(&b, "get-tiny-image", "{}").await? == "ok");
     ensure!(content_types(&b).await?.contains(&"image".to_owned()));
     ensure!(image_width(&b).await? > 0);
 
-    ensure!(flows::call_tool(&b, "get-resource-links", r#"{"count": 2}"#).await? == "ok");
+    ensure!(page::call_tool(&b, "get-resource-links", r#"{"count": 2}"#).await? == "ok");
     let types = content_types(&b).await?;
     ensure!(types.iter().filter(|t| *t == "resource_link").count() == 2, "{types:?}");
     // The server offers resources: Open reads one and shows its contents inline.
     b.css("[data-testid=resource-open]").await?.click().await?;
     let contents = b.id("resource-contents").await?.text().await?;
     ensure!(contents.contains("Resource"), "resource contents not shown: {contents}");
-    ensure!(flows::timeline(&b).await?.iter().any(|r| r.method == "resources/read" && r.kind == "response"));
+    ensure!(page::timeline(&b).await?.iter().any(|r| r.method == "resources/read" && r.kind == "response"));
 
     ensure!(
-        flows::call_tool(&b, "get-resource-reference", r#"{"resourceType": "Blob", "resourceId": 2}"#).await? == "ok"
+        page::call_tool(&b, "get-resource-reference", r#"{"resourceType": "Blob", "resourceId": 2}"#).await? == "ok"
     );
     ensure!(content_types(&b).await?.contains(&"resource".to_owned()));
 
-    ensure!(flows::call_tool(&b, "get-structured-content", r#"{"location": "Chicago"}"#).await? == "ok");
+    ensure!(page::call_tool(&b, "get-structured-content", r#"{"location": "Chicago"}"#).await? == "ok");
     ensure!(output_validation(&b).await? == "valid");
     ensure!(b.id("structured-content").await?.text().await?.contains("humidity"));
     ensure!(b.id("text-agreement").await?.text().await?.contains("same JSON"));
 
     ensure!(
-        flows::call_tool(&b, "get-annotated-message", r#"{"messageType": "error", "includeImage": true}"#).await?
+        page::call_tool(&b, "get-annotated-message", r#"{"messageType": "error", "includeImage": true}"#).await?
             == "ok"
     );
     let badges = b.all("[data-testid=content-annotation]").await?;
@@ -81,7 +78,7 @@ async fn server_everything_results_render_by_type() -> Result<()> {
     ensure!(b.id("output-validation").await?.attr("data-state").await?.as_deref() == Some("absent"));
 
     let gz = r#"{"name": "a.gz", "data": "data:text/plain;base64,aGVsbG8=", "outputType": "resource"}"#;
-    ensure!(flows::call_tool(&b, "gzip-file-as-resource", gz).await? == "ok");
+    ensure!(page::call_tool(&b, "gzip-file-as-resource", gz).await? == "ok");
     ensure!(content_types(&b).await? == ["resource"]);
     b.css("[data-testid=result-content] [data-testid=download]").await?;
     b.screenshot("results-server-everything").await?;
@@ -91,12 +88,9 @@ async fn server_everything_results_render_by_type() -> Result<()> {
 
 #[tokio::test]
 async fn demo_results_cover_every_state() -> Result<()> {
-    let pg = Playground::start(&[])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
-    flows::connect(&b).await?;
+    let (_pg, b) = page::connected(Playground::start(&[])?).await?;
 
-    ensure!(flows::call_tool(&b, "get_audio", r#"{"duration_ms": 800}"#).await? == "ok");
+    ensure!(page::call_tool(&b, "get_audio", r#"{"duration_ms": 800}"#).await? == "ok");
     let duration = eventually(Duration::from_secs(20), "the audio duration", || async {
         let d = js(
             &b,
@@ -109,32 +103,32 @@ async fn demo_results_cover_every_state() -> Result<()> {
     .await?;
     ensure!((0.7..0.9).contains(&duration), "audio duration {duration}");
 
-    ensure!(flows::call_tool(&b, "get_invalid_structured", "{}").await? == "ok");
+    ensure!(page::call_tool(&b, "get_invalid_structured", "{}").await? == "ok");
     ensure!(output_validation(&b).await? == "invalid");
     let why = b.id("output-validation").await?.text().await?;
     ensure!(why.contains("/count") && why.contains("/label"), "violations not listed with pointers: {why}");
     ensure!(b.id("structured-content").await?.text().await?.contains("-5"), "invalid data not shown");
 
-    ensure!(flows::call_tool(&b, "get_missing_structured", "{}").await? == "ok");
+    ensure!(page::call_tool(&b, "get_missing_structured", "{}").await? == "ok");
     ensure!(output_validation(&b).await? == "invalid");
     ensure!(b.id("output-validation").await?.text().await?.contains("no structuredContent"));
 
-    ensure!(flows::call_tool(&b, "fail", r#"{"reason": "on purpose"}"#).await? == "tool-error");
+    ensure!(page::call_tool(&b, "fail", r#"{"reason": "on purpose"}"#).await? == "tool-error");
     ensure!(b.all("[data-testid=output-validation]").await?.is_empty(), "a tool error was validated");
 
-    ensure!(flows::call_tool(&b, "get_legacy_result", "{}").await? == "ok");
+    ensure!(page::call_tool(&b, "get_legacy_result", "{}").await? == "ok");
     ensure!(b.id("legacy-result").await?.text().await?.contains("42"));
 
-    ensure!(flows::call_tool(&b, "get_unusual_content", "{}").await? == "ok");
+    ensure!(page::call_tool(&b, "get_unusual_content", "{}").await? == "ok");
     ensure!(content_types(&b).await?.contains(&"unknown".to_owned()));
     ensure!(b.css("[data-content-type=unknown]").await?.text().await?.contains("hologram"));
 
-    ensure!(flows::call_tool(&b, "get_markdown", "{}").await? == "ok");
+    ensure!(page::call_tool(&b, "get_markdown", "{}").await? == "ok");
     b.css("[data-content-type=text] .seg:nth-child(2)").await?.click().await?;
     ensure!(!b.all("[data-content-type=text] .markdown h3").await?.is_empty(), "markdown not rendered");
     ensure!(b.all("[data-content-type=text] .markdown b").await?.is_empty(), "raw HTML in markdown became HTML");
 
-    ensure!(flows::call_tool(&b, "get_long_text", r#"{"kilobytes": 300}"#).await? == "ok");
+    ensure!(page::call_tool(&b, "get_long_text", r#"{"kilobytes": 300}"#).await? == "ok");
     let shown = b.css("[data-content-type=text] .text-content").await?.text().await?.len();
     ensure!(shown < 150 * 1024, "long text not previewed ({shown} bytes shown)");
     b.id("show-all").await?.click().await?;
@@ -144,7 +138,7 @@ async fn demo_results_cover_every_state() -> Result<()> {
 
     // A 20 MB image: the page stays responsive while it arrives and renders.
     let started = Instant::now();
-    ensure!(flows::call_tool(&b, "get_large_image", r#"{"megabytes": 20}"#).await? == "ok");
+    ensure!(page::call_tool(&b, "get_large_image", r#"{"megabytes": 20}"#).await? == "ok");
     let width = image_width(&b).await?;
     ensure!(width > 1000, "large image width {width}");
     let probe = Instant::now();
@@ -161,13 +155,10 @@ async fn demo_results_cover_every_state() -> Result<()> {
 
 #[tokio::test]
 async fn nothing_from_a_server_becomes_html() -> Result<()> {
-    let pg = Playground::start(&[])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
-    flows::connect(&b).await?;
+    let (_pg, b) = page::connected(Playground::start(&[])?).await?;
     // The tool's description holds markup too: the tool list and detail show it as text.
     b.css("[data-testid=tool-item][data-tool-name=get_hostile_content]").await?.click().await?;
-    ensure!(flows::call_tool(&b, "get_hostile_content", "{}").await? == "ok");
+    ensure!(page::call_tool(&b, "get_hostile_content", "{}").await? == "ok");
     let text = b.css("[data-content-type=text] .text-content").await?.text().await?;
     ensure!(text.contains("<script>"), "markup not shown as text: {text}");
     let detail = b.id("tool-detail").await?.text().await?;

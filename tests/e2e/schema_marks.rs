@@ -4,18 +4,15 @@
 //! session is marked `valid` and goes on as before.
 
 use anyhow::{Context, Result, ensure};
-use tests::{Browser, Playground, root};
+use tests::{Playground, root};
 
-use crate::flows;
+use tests::page;
 
 #[tokio::test]
 async fn a_tools_list_answer_that_breaks_the_schema_is_marked_with_its_pointer() -> Result<()> {
     let script = root().join("tests/servers/hostile.py").to_string_lossy().into_owned();
-    let pg = Playground::start(&["python3", &script, "bad-schemas", "schema-marks"])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
-    flows::connect(&b).await?;
-    flows::tool_names(&b).await?;
+    let (_pg, b) = page::connected(Playground::start(&["python3", &script, "bad-schemas", "schema-marks"])?).await?;
+    page::tool_names(&b).await?;
     let request = b.css("[data-testid=timeline-row][data-kind=request][data-method='tools/list']").await?;
     ensure!(request.attr("data-schema").await?.as_deref() == Some("valid"), "our tools/list request is valid");
     let init = b.css("[data-testid=timeline-row][data-kind=response][data-method=initialize]").await?;
@@ -44,12 +41,9 @@ async fn a_tools_list_answer_that_breaks_the_schema_is_marked_with_its_pointer()
 #[tokio::test]
 async fn a_session_with_server_everything_is_valid_throughout() -> Result<()> {
     let entry = tests::server_everything()?.to_string_lossy().into_owned();
-    let pg = Playground::start(&["node", &entry, "stdio"])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
-    flows::connect(&b).await?;
-    flows::tool_names(&b).await?;
-    let state = flows::call_tool(&b, "echo", r#"{"message": "hi"}"#).await?;
+    let (_pg, b) = page::connected(Playground::start(&["node", &entry, "stdio"])?).await?;
+    page::tool_names(&b).await?;
+    let state = page::call_tool(&b, "echo", r#"{"message": "hi"}"#).await?;
     ensure!(state == "ok", "{state}");
     let mut marks = Vec::new();
     for row in b.all("[data-testid=timeline-row]").await? {

@@ -13,7 +13,7 @@ use tests::procs::descendants;
 use tests::{Browser, Playground};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::flows;
+use tests::page;
 
 /// Sends a raw WebSocket upgrade and returns the status code.
 fn upgrade_status(pg: &Playground, path: &str, host: &str, origin: Option<&str>) -> Result<u16> {
@@ -156,8 +156,8 @@ async fn a_token_with_reserved_characters_works_from_the_printed_url() -> Result
     // The relay reads the token from the printed URL, decoded, and trades it for a cookie.
     let b = Browser::start().await?;
     b.client.goto(url.as_str()).await?;
-    flows::connect(&b).await?;
-    ensure!(flows::tool_names(&b).await?.iter().any(|n| n == "echo"));
+    page::connect(&b).await?;
+    ensure!(page::tool_names(&b).await?.iter().any(|n| n == "echo"));
     b.close().await?;
     Ok(())
 }
@@ -212,11 +212,11 @@ async fn the_page_is_served_with_a_strict_content_security_policy() -> Result<()
     )
     .await?;
     b.client.goto(&pg.url).await?;
-    flows::connect(&b).await?;
-    ensure!(flows::call_tool(&b, "echo", r#"{"message": "under a policy"}"#).await? == "ok");
-    ensure!(flows::call_tool(&b, "get_image", r#"{"width": 64, "height": 32}"#).await? == "ok");
+    page::connect(&b).await?;
+    ensure!(page::call_tool(&b, "echo", r#"{"message": "under a policy"}"#).await? == "ok");
+    ensure!(page::call_tool(&b, "get_image", r#"{"width": 64, "height": 32}"#).await? == "ok");
     b.wait_for("[data-testid=result-content][data-content-type=image] img").await?;
-    ensure!(flows::call_tool(&b, "get_audio", "{}").await? == "ok");
+    ensure!(page::call_tool(&b, "get_audio", "{}").await? == "ok");
     let violations = b.client.execute("return window.__cspViolations", vec![]).await?;
     ensure!(violations == serde_json::json!([]), "the policy blocked: {violations}");
     b.close().await?;

@@ -11,7 +11,7 @@ use tests::{Browser, NodeServer, Playground, root};
 
 use crate::asks_cli::AnswersFile;
 use crate::cli::{Run, run};
-use crate::flows;
+use tests::page;
 
 fn script() -> String {
     root().join("tests/servers/python/stateless_tools.py").to_string_lossy().into_owned()
@@ -133,7 +133,7 @@ fn cli_over_streamable_http_speaks_2026_and_still_2025() -> Result<()> {
 
 /// The ids of the `tools/call` requests in the timeline, in order.
 async fn call_ids(b: &Browser) -> Result<Vec<String>> {
-    let rows = flows::timeline(b).await?;
+    let rows = page::timeline(b).await?;
     Ok(rows
         .into_iter()
         .filter(|r| r.method == "tools/call" && r.kind == "request" && r.direction == "out")
@@ -155,17 +155,15 @@ async fn call_greet(b: &Browser) -> Result<()> {
     item.click().await.context("selecting greet")?;
     b.css("[data-testid=tool-detail][data-tool-name=greet]").await?;
     b.id("call-button").await?.click().await?;
-    flows::accept_if_asked(b).await
+    page::accept_if_asked(b).await
 }
 
 #[tokio::test]
 async fn page_answers_an_input_required_round_and_shows_the_list_facts() -> Result<()> {
     let script = script();
-    let pg = Playground::start(&["python3", &script])?;
-    let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
+    let (_pg, b) = page::open(Playground::start(&["python3", &script])?).await?;
     ensure!(b.id("connect-protocol").await?.prop("value").await?.as_deref() == Some("auto"));
-    flows::connect(&b).await?;
+    page::connect(&b).await?;
 
     let info = b.id("server-info").await?;
     ensure!(info.attr("data-protocol-version").await?.as_deref() == Some("2026-07-28"));
@@ -173,7 +171,7 @@ async fn page_answers_an_input_required_round_and_shows_the_list_facts() -> Resu
     ensure!(shown.contains("the server answered server/discover"), "{shown}");
 
     // The list: two tools, the one with a number marked as a header left out with the reason.
-    let names = flows::tool_names(&b).await?;
+    let names = page::tool_names(&b).await?;
     ensure!(names.contains(&"greet".to_owned()) && names.contains(&"regional_time".to_owned()), "{names:?}");
     ensure!(!names.contains(&"bad_header_mark".to_owned()), "{names:?}");
     let cache = b.id("tool-list-cache").await?.text().await?;
@@ -205,20 +203,20 @@ async fn page_answers_an_input_required_round_and_shows_the_list_facts() -> Resu
     b.set_value(&name, "Ada Lovelace").await?;
     b.screenshot("stateless-elicitation-dialog").await?;
     b.id("elicitation-accept").await?.click().await?;
-    let (state, text) = flows::finished(&b).await?;
+    let (state, text) = page::finished(&b).await?;
     ensure!(state == "ok" && text.contains("Hello, Ada Lovelace!"), "{state}: {text}");
     ensure!(b.all("[data-testid=elicitation-dialog]").await?.is_empty(), "the dialog closed");
 
     // Two tools/call requests under different ids, and no request from the server.
     let ids = call_ids(&b).await?;
     ensure!(ids.len() == 2 && ids[0] == first && ids[0] != ids[1], "the call and its retry: {ids:?}");
-    let rows = flows::timeline(&b).await?;
+    let rows = page::timeline(&b).await?;
     ensure!(!rows.iter().any(|r| r.method == "elicitation/create" && r.kind == "request"), "{rows:#?}");
 
     // Declined: the server ends the call with a tool error.
     call_greet(&b).await?;
     b.id("elicitation-decline").await?.click().await?;
-    let (state, text) = flows::finished(&b).await?;
+    let (state, text) = page::finished(&b).await?;
     ensure!(state == "tool-error" && text.contains("elicitation was decline"), "{state}: {text}");
     b.close().await?;
     Ok(())

@@ -1,9 +1,25 @@
-//! Page flows several tests share: connect, pick a tool, call it, read the timeline.
+//! What page tests share: the fixture that starts the playground, opens its page in a
+//! browser and connects ([`open`], [`connected`]), and the steps most tests take: connect,
+//! pick a tool, call it, read the timeline.
 
 use std::time::Duration;
 
+use crate::{Browser, Playground, eventually};
 use anyhow::{Context, Result, ensure};
-use tests::{Browser, eventually};
+
+/// A browser on the page of `pg`, started.
+pub async fn open(pg: Playground) -> Result<(Playground, Browser)> {
+    let b = Browser::start().await?;
+    b.client.goto(&pg.url).await?;
+    Ok((pg, b))
+}
+
+/// A browser on the page of `pg`, connected to its preset server.
+pub async fn connected(pg: Playground) -> Result<(Playground, Browser)> {
+    let (pg, b) = open(pg).await?;
+    connect(&b).await?;
+    Ok((pg, b))
+}
 
 /// Clicks Connect and waits for `connected` (failing fast with the page's reason on `error`).
 pub async fn connect(b: &Browser) -> Result<()> {
