@@ -4,6 +4,7 @@
 //! never on a fixed sleep.
 
 pub mod browser;
+pub mod command;
 pub mod page;
 pub mod procs;
 pub mod relay;

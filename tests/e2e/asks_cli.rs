@@ -6,8 +6,8 @@
 use anyhow::{Result, ensure};
 use tests::server_everything;
 
-use crate::cli::{bin, run};
 use crate::conformance::{failures, scenario};
+use tests::command::{bin, run};
 
 /// An answers file in the temporary directory, removed when dropped.
 pub struct AnswersFile(std::path::PathBuf);

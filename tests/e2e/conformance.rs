@@ -12,7 +12,7 @@ use anyhow::{Context, Result, ensure};
 use serde_json::Value;
 use tests::root;
 
-use crate::cli::bin;
+use tests::command::bin;
 
 /// Runs one client scenario with `command` (the URL is appended by the suite); returns
 /// the checks it recorded. The suite must pass, but for the checks `tolerated` lets warn.

@@ -6,7 +6,7 @@
 use anyhow::{Result, ensure};
 use tests::root;
 
-use crate::cli::run_in;
+use tests::command::run_in;
 
 /// The names a server started by `mcp-playground tools EXTRA -- sh -c ...` sees.
 fn names_seen(extra: &[&str]) -> Result<Vec<String>> {

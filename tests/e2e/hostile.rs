@@ -14,7 +14,7 @@ use tests::procs::{alive, descendants, with_arg};
 use tests::relay::{RelayRx, Session};
 use tests::{Playground, say};
 
-use crate::cli::{Run, run};
+use tests::command::{Run, run};
 
 /// A word no other server's command line holds, to find this one (and its children) in /proc.
 fn tag(mode: &str) -> String {

@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, ensure};
 use tests::{Playground, server_everything};
 
-use crate::cli::{bin, run};
+use tests::command::{bin, run};
 use tests::page;
 
 /// Two recordings of the live server in a fresh folder: `tools.jsonl` (`tools`) and

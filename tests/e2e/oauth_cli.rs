@@ -13,7 +13,7 @@ use anyhow::{Context, Result, ensure};
 use serde_json::Value;
 use tests::{NodeServer, root};
 
-use crate::cli::{Run, run_in};
+use tests::command::{Run, run_in};
 
 /// What a person must never see printed: the server's access tokens, refresh tokens and
 /// authorization codes.

@@ -5,7 +5,7 @@
 use anyhow::{Result, ensure};
 use tests::{NodeServer, page};
 
-use crate::cli::run;
+use tests::command::run;
 
 fn everything() -> Result<String> {
     Ok(tests::server_everything()?.to_string_lossy().into_owned())

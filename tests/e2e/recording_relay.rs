@@ -14,7 +14,7 @@ use tests::relay::{self, RelayRx};
 use tests::{NodeServer, Playground};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::cli::{bin, run};
+use tests::command::{bin, run};
 
 /// A fresh, empty folder of its own.
 fn scratch(name: &str) -> Result<PathBuf> {

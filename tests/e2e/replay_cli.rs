@@ -4,44 +4,12 @@
 //! drift), with an ignore that hides a difference, as JSON, and from an unreadable file.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, ensure};
 use serde_json::Value;
 use tests::{root, server_everything};
 
-use crate::cli::{Run, bin, run};
-
-/// Runs `mcp-playground ARGS` with stdout to a file (a JSON report can be larger than a
-/// pipe holds while the runner waits), killed after 60 s.
-fn run_json(args: &[&str]) -> Result<Run> {
-    static RUNS: AtomicUsize = AtomicUsize::new(0);
-    let n = RUNS.fetch_add(1, Ordering::Relaxed);
-    let out = std::env::temp_dir().join(format!("mcp-playground-replay-{}-{n}.out", std::process::id()));
-    let file = std::fs::File::create(&out)?;
-    let mut cmd = Command::new(bin());
-    cmd.args(args).current_dir(root()).stdin(Stdio::null()).stdout(file).stderr(Stdio::piped());
-    #[allow(clippy::disallowed_methods, reason = "tests run the real binary")]
-    let mut child = cmd.spawn().context("starting mcp-playground")?;
-    let started = Instant::now();
-    while child.try_wait()?.is_none() {
-        if started.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            anyhow::bail!("mcp-playground {args:?} did not finish within 60 s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let done = child.wait_with_output()?;
-    let stdout = std::fs::read_to_string(&out)?;
-    let _ = std::fs::remove_file(&out);
-    Ok(Run {
-        code: done.status.code().unwrap_or(-1),
-        stdout,
-        stderr: String::from_utf8_lossy(&done.stderr).into_owned(),
-    })
-}
+use tests::command::{Run, run};
 
 /// A scratch folder of this test process.
 fn scratch(name: &str) -> Result<PathBuf> {
@@ -74,7 +42,7 @@ fn replay_cli_demo_recordings_replay_the_same() -> Result<()> {
     ensure!(r.stdout.contains("✓ same") && r.stdout.contains("tools/call get_weather"), "{r}");
     ensure!(r.stdout.contains("4 same, 0 different"), "server/discover, initialize, tools/list and the call: {r}");
 
-    let r = run_json(&["replay", &file, "--json"])?;
+    let r = run(&["replay", &file, "--json"])?;
     ensure!(r.code == 0, "{r}");
     let v = report(&r)?;
     let want =
@@ -113,7 +81,7 @@ fn replay_cli_server_everything_and_python_over_stdio() -> Result<()> {
     // Its tool says nothing of being read-only: skipped unless --allow-writes.
     let r = run(&["replay", &file, "python3", &script])?;
     ensure!(r.code == 0 && r.stdout.contains("skipped") && r.stdout.contains("--allow-writes"), "{r}");
-    let r = run_json(&["replay", &file, "--allow-writes", "--json", "--", "python3", &script])?;
+    let r = run(&["replay", &file, "--allow-writes", "--json", "--", "python3", &script])?;
     ensure!(r.code == 0, "{r}");
     let v = report(&r)?;
     // 2026-07-28: server/discover, tools/list and the call (the listen subscription is the
@@ -134,7 +102,7 @@ fn replay_cli_a_changed_server_fails_with_breaking_drift() -> Result<()> {
     let r = run(&["replay", &file, "node", &entry, "stdio"])?;
     ensure!(r.code == 1, "another server's tools: {r}");
     ensure!(r.stdout.contains("drift breaking") && r.stdout.contains("get_weather: tool removed"), "{r}");
-    let r = run_json(&["replay", &file, "--fail-on", "breaking", "--json", "node", &entry, "stdio"])?;
+    let r = run(&["replay", &file, "--fail-on", "breaking", "--json", "node", &entry, "stdio"])?;
     ensure!(r.code == 1, "tools removed are breaking: {r}");
     let v = report(&r)?;
     let removed = v["drift"]

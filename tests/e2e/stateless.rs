@@ -10,7 +10,7 @@ use serde_json::Value;
 use tests::{Browser, NodeServer, Playground, root};
 
 use crate::asks_cli::AnswersFile;
-use crate::cli::{Run, run};
+use tests::command::{Run, run};
 use tests::page;
 
 fn script() -> String {
