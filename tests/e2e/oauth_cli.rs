@@ -86,6 +86,26 @@ impl Setup {
         Ok(text.lines().filter(|l| l.contains(what)).count())
     }
 
+    /// Every access token the server issued so far expires now (the server's clock, moved).
+    fn expire_tokens(&self) -> Result<()> {
+        use std::io::{Read, Write};
+        let mut conn = std::net::TcpStream::connect(("127.0.0.1", self.server.port))?;
+        let request = "POST /test/expire-tokens HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+        conn.write_all(request.as_bytes())?;
+        let mut answer = String::new();
+        conn.read_to_string(&mut answer)?;
+        ensure!(answer.starts_with("HTTP/1.1 204"), "the server did not expire its tokens: {answer}");
+        Ok(())
+    }
+
+    /// Rewrites the kept sign-in's tokens with `change`.
+    fn edit_kept_tokens(&self, change: impl FnOnce(&mut serde_json::Map<String, Value>)) -> Result<()> {
+        let mut file: Value = serde_json::from_str(&std::fs::read_to_string(self.token_file())?)?;
+        change(file["signed_in"][0]["tokens"].as_object_mut().context("tokens")?);
+        std::fs::write(self.token_file(), serde_json::to_string(&file)?)?;
+        Ok(())
+    }
+
     /// The one sign-in kept in the token file.
     fn kept(&self) -> Result<Value> {
         let file = self.token_file();
@@ -190,14 +210,17 @@ fn remember_keeps_the_sign_in_in_a_private_file_and_the_next_run_needs_no_approv
 
 #[test]
 fn an_expired_remembered_token_is_refreshed_without_approval() -> Result<()> {
-    let s = Setup::new("refresh", 2)?;
+    let s = Setup::new("refresh", 3600)?;
     let r = s.whoami(&["--remember"], false)?;
     ensure!(r.code == 0 && r.stdout.contains("scopes=mcp:tools"), "{r}");
     ensure!(s.approvals()?.len() == 1, "approved once");
     let first = s.kept()?;
 
-    // The access token is 2 s old at most; 3 s on it has expired on the server's side.
-    std::thread::sleep(std::time::Duration::from_secs(3));
+    // The access token expires, on the server's side and by the kept expiry alike.
+    s.expire_tokens()?;
+    s.edit_kept_tokens(|t| {
+        t.insert("expires_at_ms".into(), 1.into());
+    })?;
     let refreshes = s.logged("POST /token 200")?;
     let r = s.whoami(&["--remember"], false)?;
     ensure!(r.code == 0 && client_of(&r)? == first["client"]["client_id"].as_str().unwrap_or_default(), "{r}");
@@ -209,11 +232,10 @@ fn an_expired_remembered_token_is_refreshed_without_approval() -> Result<()> {
 
     // Not knowing when it expires, the CLI sends the expired token, is refused (401) and
     // refreshes then: the other way to the same end.
-    let mut file: Value = serde_json::from_str(&std::fs::read_to_string(s.token_file())?)?;
-    file["signed_in"][0]["tokens"].as_object_mut().context("tokens")?.remove("expires_at_ms");
-    let text = serde_json::to_string(&file)?;
-    std::fs::write(s.token_file(), text)?;
-    std::thread::sleep(std::time::Duration::from_secs(3));
+    s.edit_kept_tokens(|t| {
+        t.remove("expires_at_ms");
+    })?;
+    s.expire_tokens()?;
     let refused = s.logged("POST /mcp 401")?;
     let r = s.whoami(&["--remember"], false)?;
     ensure!(r.code == 0 && r.stdout.contains("scopes=mcp:tools"), "{r}");

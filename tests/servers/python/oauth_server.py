@@ -339,6 +339,16 @@ def build(port: int, token_ttl: int) -> tuple[MCPServer, InMemoryProvider]:
             )
         return RedirectResponse(target, status_code=302, headers={"Cache-Control": "no-store"})
 
+    # For tests: every access token issued so far expires now, so a test needs no clock of
+    # its own to see a client refresh one (it waits on nothing).
+    @server.custom_route("/test/expire-tokens", methods=["POST"])
+    async def expire_tokens(request: Request) -> Response:
+        past = int(time.time()) - 1
+        for token in provider.access.values():
+            token.expires_at = past
+        print(f"oauth: expired {len(provider.access)} access tokens", file=sys.stderr, flush=True)
+        return Response(status_code=204)
+
     @server.custom_route("/approve", methods=["POST"])
     async def approve(request: Request) -> Response:
         return await decision(request, True)
