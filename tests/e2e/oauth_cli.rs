@@ -90,7 +90,8 @@ impl Setup {
     fn expire_tokens(&self) -> Result<()> {
         use std::io::{Read, Write};
         let mut conn = std::net::TcpStream::connect(("127.0.0.1", self.server.port))?;
-        let request = "POST /test/expire-tokens HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+        let request =
+            "POST /test/expire-tokens HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
         conn.write_all(request.as_bytes())?;
         let mut answer = String::new();
         conn.read_to_string(&mut answer)?;

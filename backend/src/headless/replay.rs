@@ -47,7 +47,8 @@ pub async fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     let recorded = recorded_tools(replay.requests());
     // `--allow-writes` is the command line's yes to the question the page asks in a dialog.
     let mut allow =
-        ResendPolicy::new(ConfirmPolicy::Unsafe, d.session.tools(), recorded.as_deref().unwrap_or_default());
+        ResendPolicy::new(ConfirmPolicy::Unsafe, d.session.tools(), recorded.as_deref().unwrap_or_default())
+            .how_to_allow("--allow-writes re-sends it");
     allow.allow_writes(args.allow_writes);
     let patience = Duration::from_secs_f64(args.timeout_s);
     loop {

@@ -59,7 +59,8 @@ impl Store {
         let replay = Replay::new(&recording, &ignore, CallLimits::default());
         let recorded = recorded_tools(replay.requests()).unwrap_or_default();
         let live = self.parked.with_value(|p| p.as_ref().map(|s| s.tools().to_vec())).unwrap_or_default();
-        let policy = ResendPolicy::new(self.calls.policy.get_untracked(), &live, &recorded);
+        let policy = ResendPolicy::new(self.calls.policy.get_untracked(), &live, &recorded)
+            .how_to_allow("you chose not to re-send them when the replay started");
         let calls = policy.to_confirm(replay.requests());
         let total = replay.requests().len();
         let awaiting_answer = !calls.is_empty();

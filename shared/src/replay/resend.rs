@@ -19,6 +19,8 @@ pub struct ResendPolicy {
     /// The live server's tools first, then the recording's (the live annotations win).
     tools: Vec<Tool>,
     writes_allowed: bool,
+    /// How a person allows them where this replay runs, said in a skipped row.
+    how_to_allow: &'static str,
 }
 
 impl ResendPolicy {
@@ -28,7 +30,13 @@ impl ResendPolicy {
         let confirm = if confirm == ConfirmPolicy::Never { ConfirmPolicy::Unsafe } else { confirm };
         let mut tools = live.to_vec();
         tools.extend(recorded.iter().filter(|r| !live.iter().any(|l| l.name == r.name)).cloned());
-        Self { confirm, tools, writes_allowed: false }
+        Self { confirm, tools, writes_allowed: false, how_to_allow: "" }
+    }
+
+    /// Says in each skipped row how to allow what was skipped (`--allow-writes` re-sends it).
+    pub fn how_to_allow(mut self, how: &'static str) -> Self {
+        self.how_to_allow = how;
+        self
     }
 
     /// The person's answer: calls that need a yes are re-sent, or skipped.
@@ -56,6 +64,12 @@ impl ResendPolicy {
 
     /// Whether the call of `tool` is re-sent; `Err` says why not.
     pub fn check(&self, tool: &str) -> Result<(), String> {
-        if self.writes_allowed || !self.needs_confirmation(tool) { Ok(()) } else { Err(NOT_ALLOWED.to_owned()) }
+        if self.writes_allowed || !self.needs_confirmation(tool) {
+            Ok(())
+        } else if self.how_to_allow.is_empty() {
+            Err(NOT_ALLOWED.to_owned())
+        } else {
+            Err(format!("{NOT_ALLOWED} ({})", self.how_to_allow))
+        }
     }
 }

@@ -259,6 +259,8 @@ fn the_resend_policy_asks_for_what_may_write_and_the_live_annotations_win() {
     assert!(p.needs_confirmation("unknown"), "a tool nobody annotated may write");
     assert_eq!(p.check("weather"), Ok(()));
     assert_eq!(p.check("wipe"), Err(NOT_ALLOWED.to_owned()));
+    let hinted = p.clone().how_to_allow("--allow-writes re-sends it");
+    assert_eq!(hinted.check("wipe"), Err(format!("{NOT_ALLOWED} (--allow-writes re-sends it)")));
     p.allow_writes(true);
     assert_eq!(p.check("wipe"), Ok(()));
 }
