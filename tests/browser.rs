@@ -51,9 +51,9 @@ impl Browser {
     pub async fn start_with(extra_args: &[&str], eager_goto: bool) -> Result<Self> {
         let chromium = tool("CHROME_BIN", "/usr/bin/chromium")?;
         let chromedriver = tool("CHROMEDRIVER", "/usr/bin/chromedriver")?;
-        let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        // Port 0: chromedriver picks a free port and says which, so none is guessed.
         let mut cmd = Command::new(chromedriver);
-        cmd.arg(format!("--port={port}")).stdout(Stdio::piped()).stderr(Stdio::null()).stdin(Stdio::null());
+        cmd.arg("--port=0").stdout(Stdio::piped()).stderr(Stdio::null()).stdin(Stdio::null());
         // Its own process group, so that Chromium goes down with it even if a test fails.
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         #[allow(clippy::disallowed_methods, reason = "tests start chromedriver")]
@@ -62,12 +62,17 @@ impl Browser {
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if line.contains("started successfully") {
-                    let _ = tx.send(());
+                // "ChromeDriver was started successfully on port 39523."
+                if let Some((_, port)) = line.split_once("started successfully on port ") {
+                    let _ = tx.send(port.trim_end_matches('.').trim().parse::<u16>().ok());
                 }
             }
         });
-        rx.recv_timeout(Duration::from_secs(30)).context("chromedriver did not start within 30 s")?;
+        let port = rx
+            .recv_timeout(Duration::from_secs(30))
+            .ok()
+            .flatten()
+            .context("chromedriver did not say its port within 30 s")?;
 
         let profile = std::env::temp_dir().join(format!("mcp-playground-e2e-{}-{port}", std::process::id()));
         let mut caps = serde_json::Map::new();

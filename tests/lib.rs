@@ -211,17 +211,15 @@ impl NodeServer {
     /// `server-everything` in `streamableHttp` or `sse` mode.
     pub fn everything(mode: &str) -> Result<Self> {
         let entry = server_everything()?;
-        let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
         let mut cmd = Command::new("node");
         cmd.arg("-r")
             .arg(root().join("tests/servers/loopback.cjs"))
             .arg(entry)
             .arg(mode)
-            .env("PORT", port.to_string())
-            .stdout(Stdio::null())
+            .env("PORT", "0")
             .stderr(Stdio::null())
             .stdin(Stdio::null());
-        Self::spawn(cmd, port, &format!("server-everything ({mode})"))
+        Self::spawn(cmd, &format!("server-everything ({mode})"))
     }
 }
 
@@ -229,27 +227,23 @@ impl NodeServer {
     /// The Python test server (official `mcp` package) over Streamable HTTP, refusing
     /// requests without `Authorization: Bearer TOKEN`.
     pub fn python_with_bearer(token: &str) -> Result<Self> {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
         let mut cmd = Command::new("python3");
         cmd.arg(root().join("tests/servers/python/pydantic_tools.py"))
-            .args(["streamable-http", "--port", &port.to_string(), "--require-bearer", token])
-            .stdout(Stdio::null())
+            .args(["streamable-http", "--port", "0", "--require-bearer", token])
             .stderr(Stdio::null())
             .stdin(Stdio::null());
-        Self::spawn(cmd, port, "the Python server")
+        Self::spawn(cmd, "the Python server")
     }
 
     /// A Python test server of `tests/servers/python/` (official `mcp` package) over
     /// Streamable HTTP, e.g. `stateless_tools.py`.
     pub fn python(script: &str) -> Result<Self> {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
         let mut cmd = Command::new("python3");
         cmd.arg(root().join("tests/servers/python").join(script))
-            .args(["streamable-http", "--port", &port.to_string()])
-            .stdout(Stdio::null())
+            .args(["streamable-http", "--port", "0"])
             .stderr(Stdio::null())
             .stdin(Stdio::null());
-        Self::spawn(cmd, port, script)
+        Self::spawn(cmd, script)
     }
 
     /// `tests/servers/python/oauth_server.py`: the Python SDK's own authorization server and
@@ -257,28 +251,37 @@ impl NodeServer {
     /// seconds; its `oauth: …` lines (each OAuth endpoint hit, each refused `/mcp` request)
     /// go to the file `log`.
     pub fn python_oauth(token_ttl: u32, log: &std::path::Path) -> Result<Self> {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
         let log = std::fs::File::create(log).with_context(|| format!("creating {}", log.display()))?;
         let mut cmd = Command::new("python3");
         cmd.arg(root().join("tests/servers/python/oauth_server.py"))
-            .args(["--port", &port.to_string(), "--token-ttl", &token_ttl.to_string()])
-            .stdout(Stdio::null())
+            .args(["--port", "0", "--token-ttl", &token_ttl.to_string()])
             .stderr(log)
             .stdin(Stdio::null());
-        Self::spawn(cmd, port, "oauth_server.py")
+        Self::spawn(cmd, "oauth_server.py")
     }
 
-    fn spawn(mut cmd: Command, port: u16, what: &str) -> Result<Self> {
+    /// Starts a server asked to listen on port 0, and reads the port it got from its
+    /// `loopback: listening on 127.0.0.1:PORT` line (`tests/servers/loopback.cjs` and
+    /// `python/loopback.py` say it once the socket listens): no free port is guessed.
+    fn spawn(mut cmd: Command, what: &str) -> Result<Self> {
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        cmd.stdout(Stdio::piped());
         #[allow(clippy::disallowed_methods, reason = "tests start real servers")]
-        let child = cmd.spawn().with_context(|| format!("starting {what}"))?;
-        let started = std::time::Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            if started.elapsed() > Duration::from_secs(30) {
-                bail!("{what} did not listen on port {port} within 30 s");
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        let mut child = cmd.spawn().with_context(|| format!("starting {what}"))?;
+        let stdout = child.stdout.take().expect("piped");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut lines = BufReader::new(stdout).lines().map_while(Result::ok);
+            let port = lines.find_map(|l| l.strip_prefix("loopback: listening on 127.0.0.1:")?.trim().parse::<u16>().ok());
+            let _ = tx.send(port);
+            // Keep draining so the server never blocks on a full pipe.
+            for _ in lines {}
+        });
+        let port = rx.recv_timeout(Duration::from_secs(30)).ok().flatten();
+        let Some(port) = port else {
+            let _ = child.kill();
+            bail!("{what} did not say which port it listens on within 30 s");
+        };
         Ok(Self { child, port })
     }
 }

@@ -13,3 +13,16 @@ net.Server.prototype.listen = function (...args) {
   }
   return listen.apply(this, args);
 };
+
+// The port a server got (ask for 0 and the system picks one) is said on stdout, so the
+// test harness never guesses a free port for it.
+const announce = net.Server.prototype.listen;
+net.Server.prototype.listen = function (...args) {
+  this.once("listening", () => {
+    const address = this.address();
+    if (address && typeof address === "object") {
+      process.stdout.write(`loopback: listening on 127.0.0.1:${address.port}\n`);
+    }
+  });
+  return announce.apply(this, args);
+};

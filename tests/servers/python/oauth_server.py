@@ -43,7 +43,6 @@ import sys
 import time
 from dataclasses import dataclass
 
-import uvicorn
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import (
     AccessToken,
@@ -56,6 +55,8 @@ from mcp.server.auth.provider import (
 )
 from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions, RevocationOptions
 from mcp.server.mcpserver import MCPServer
+
+from loopback import listen, serve
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
@@ -362,12 +363,14 @@ def build(port: int, token_ttl: int) -> tuple[MCPServer, InMemoryProvider]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="OAuth-protected test MCP server (Streamable HTTP).")
-    parser.add_argument("--port", type=int, default=8766, help="port to serve on (binds 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8766, help="port to serve on (binds 127.0.0.1; 0 picks one and says which)")
     parser.add_argument("--token-ttl", type=int, default=3600, help="access token lifetime in seconds (default 3600)")
     args = parser.parse_args()
-    server, provider = build(args.port, args.token_ttl)
+    # The socket first: the URLs the server names carry the port it really got.
+    sock = listen(args.port)
+    server, provider = build(sock.getsockname()[1], args.token_ttl)
     app = OAuthFront(server.streamable_http_app(host="127.0.0.1"), provider)
-    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning", access_log=False)
+    serve(app, sock, access_log=False)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,8 @@ from typing import Annotated, Literal, Optional
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
 
+from loopback import serve
+
 server = MCPServer(
     name="python-pydantic",
     title="Pydantic tools",
@@ -407,7 +409,7 @@ def main() -> None:
         choices=["stdio", "streamable-http"],
         help="transport to serve on (default: stdio)",
     )
-    parser.add_argument("--port", type=int, default=8000, help="port for streamable-http (binds 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port for streamable-http (binds 127.0.0.1; 0 picks one and says which)")
     parser.add_argument(
         "--require-bearer",
         metavar="TOKEN",
@@ -417,12 +419,9 @@ def main() -> None:
     if args.transport == "stdio":
         server.run()
     elif args.require_bearer is None:
-        server.run("streamable-http", host="127.0.0.1", port=args.port)
+        serve(server.streamable_http_app(), args.port)
     else:
-        import uvicorn
-
-        app = require_bearer(server.streamable_http_app(), args.require_bearer)
-        uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
+        serve(require_bearer(server.streamable_http_app(), args.require_bearer), args.port)
 
 
 def require_bearer(app, token: str):

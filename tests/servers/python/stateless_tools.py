@@ -33,6 +33,8 @@ from mcp.server.mcpserver.resolve import Elicit, Resolve
 from mcp_types import Tool
 from pydantic import BaseModel, Field
 
+from loopback import serve
+
 
 class StatelessServer(MCPServer):
     """`MCPServer` whose tool list also holds one tool it would refuse to register."""
@@ -103,12 +105,12 @@ def main() -> None:
         choices=["stdio", "streamable-http"],
         help="transport to serve on (default: stdio)",
     )
-    parser.add_argument("--port", type=int, default=8000, help="port for streamable-http (binds 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port for streamable-http (binds 127.0.0.1; 0 picks one and says which)")
     args = parser.parse_args()
     if args.transport == "stdio":
         server.run()
     else:
-        server.run("streamable-http", host="127.0.0.1", port=args.port)
+        serve(server.streamable_http_app(), args.port)
 
 
 if __name__ == "__main__":
