@@ -272,7 +272,8 @@ impl NodeServer {
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let mut lines = BufReader::new(stdout).lines().map_while(Result::ok);
-            let port = lines.find_map(|l| l.strip_prefix("loopback: listening on 127.0.0.1:")?.trim().parse::<u16>().ok());
+            let port =
+                lines.find_map(|l| l.strip_prefix("loopback: listening on 127.0.0.1:")?.trim().parse::<u16>().ok());
             let _ = tx.send(port);
             // Keep draining so the server never blocks on a full pipe.
             for _ in lines {}
