@@ -4,7 +4,6 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use anyhow::Context;
 use axum::body::Bytes;
 use shared::relay::{ConfiguredServer, Limits, Target};
 use shared::revision::ProtocolChoice;
@@ -13,6 +12,7 @@ use tokio::sync::{Semaphore, watch};
 
 use crate::app::{self, AppState, MAX_SESSIONS};
 use crate::cli::{ListenArgs, PlayArgs, RunArgs};
+use crate::error::{Error, Result};
 use crate::guard::{self, Guard};
 use crate::record;
 use crate::session::SessionConfig;
@@ -46,12 +46,12 @@ struct Serving {
 
 /// The playground: binds and serves until Ctrl-C or SIGTERM. `announce` receives the URL
 /// once listening.
-pub async fn run(args: RunArgs, announce: impl FnOnce(&str)) -> anyhow::Result<()> {
+pub async fn run(args: RunArgs, announce: impl FnOnce(&str)) -> Result<()> {
     // A bad --host, --config, --url or --record fails before anything listens.
     crate::cli::check_host(&args.listen.host, args.listen.allow_remote)?;
     let offer = args.server.offer()?;
     if let Some(dir) = &args.record {
-        record::prepare_dir(dir).with_context(|| format!("cannot record to {}", dir.display()))?;
+        record::prepare_dir(dir).map_err(|source| Error::RecordDir { dir: dir.display().to_string(), source })?;
         tracing::info!(dir = %dir.display(), "recording every session");
     }
     let serving = Serving {
@@ -69,7 +69,7 @@ pub async fn run(args: RunArgs, announce: impl FnOnce(&str)) -> anyhow::Result<(
 }
 
 /// `play FILE`: the playground with a recording loaded for the page to play back.
-pub async fn play(args: PlayArgs, announce: impl FnOnce(&str)) -> anyhow::Result<()> {
+pub async fn play(args: PlayArgs, announce: impl FnOnce(&str)) -> Result<()> {
     crate::cli::check_host(&args.listen.host, args.listen.allow_remote)?;
     let text = load_recording(&args.file)?;
     let serving = Serving {
@@ -88,11 +88,12 @@ pub async fn play(args: PlayArgs, announce: impl FnOnce(&str)) -> anyhow::Result
 
 /// Reads a recording as the page will: a file that is no recording is refused, one with
 /// bad lines is served with its problems logged.
-fn load_recording(file: &Path) -> anyhow::Result<String> {
+fn load_recording(file: &Path) -> Result<String> {
     let shown = file.display();
-    let text = std::fs::read_to_string(file).with_context(|| format!("cannot read the recording {shown}"))?;
+    let text = std::fs::read_to_string(file)
+        .map_err(|source| Error::RecordingUnreadable { file: shown.to_string(), source })?;
     let recording =
-        shared::recording::parse(&text).map_err(|problem| anyhow::anyhow!("{shown} cannot be played: {problem}"))?;
+        shared::recording::parse(&text).map_err(|problem| Error::NotPlayable { file: shown.to_string(), problem })?;
     for problem in &recording.problems {
         tracing::warn!(file = %shown, "{problem}");
     }
@@ -105,14 +106,15 @@ fn load_recording(file: &Path) -> anyhow::Result<String> {
     Ok(text)
 }
 
-async fn serve(args: ListenArgs, serving: Serving, announce: impl FnOnce(&str)) -> anyhow::Result<()> {
+async fn serve(args: ListenArgs, serving: Serving, announce: impl FnOnce(&str)) -> Result<()> {
     // A token too short to stand, or a host beyond loopback not asked for, is refused
     // before anything listens.
     let token = choose_token(args.token, std::env::var(TOKEN_ENV).ok())?;
     let remote = crate::cli::check_host(&args.host, args.allow_remote)?;
-    let listener = TcpListener::bind((args.host.as_str(), args.port)).await.map_err(|e| {
-        let hint = if e.kind() == std::io::ErrorKind::AddrInUse { " (pass --port 0 to pick a free port)" } else { "" };
-        anyhow::anyhow!("cannot listen on {}:{}: {e}{hint}", args.host, args.port)
+    let listener = TcpListener::bind((args.host.as_str(), args.port)).await.map_err(|source| Error::Listen {
+        host: args.host.clone(),
+        port: args.port,
+        source,
     })?;
     let addr = listener.local_addr()?;
     if remote {
@@ -172,7 +174,7 @@ const TOKEN_ENV: &str = "MCP_PLAYGROUND_TOKEN";
 /// The session token: `--token`, else [`TOKEN_ENV`], else a fresh random one (an empty value
 /// counts as none). One given by the user must be at least [`guard::MIN_TOKEN_LEN`]
 /// characters; one on the command line works, with a warning.
-fn choose_token(from_args: Option<String>, from_env: Option<String>) -> anyhow::Result<String> {
+fn choose_token(from_args: Option<String>, from_env: Option<String>) -> Result<String> {
     let from_args = from_args.filter(|t| !t.is_empty());
     if from_args.is_some() {
         tracing::warn!(
@@ -184,10 +186,7 @@ fn choose_token(from_args: Option<String>, from_env: Option<String>) -> anyhow::
     };
     let len = token.chars().count();
     if len < guard::MIN_TOKEN_LEN {
-        anyhow::bail!(
-            "the token is {len} characters long; it must have at least {} (or give none: a random one is made)",
-            guard::MIN_TOKEN_LEN
-        );
+        return Err(Error::ShortToken { len, min: guard::MIN_TOKEN_LEN });
     }
     Ok(token)
 }

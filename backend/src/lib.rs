@@ -5,6 +5,7 @@ pub mod app;
 pub mod auth;
 pub mod cli;
 pub mod demo;
+pub mod error;
 pub mod framing;
 #[cfg(test)]
 mod framing_props;

@@ -7,7 +7,7 @@ use clap::Parser;
 
 use backend::cli::{self, Cli, Sub};
 
-fn main() -> anyhow::Result<ExitCode> {
+fn main() -> ExitCode {
     let cli = Cli::parse();
     // Logs go to stderr: stdout is the URL line, a command's output, or the demo server's
     // JSON-RPC channel. Only the playground (and `play`) says what it is doing by default.
@@ -24,8 +24,11 @@ fn main() -> anyhow::Result<ExitCode> {
         .init();
     // One TLS crypto backend for every HTTPS client in the process (remote servers).
     let _ = rustls::crypto::ring::default_provider().install_default();
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    match cli.command {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(e) => return failed(&e.into()),
+    };
+    let result = match cli.command {
         Some(Sub::DemoServer) => runtime.block_on(backend::demo::run_stdio()).map(|()| ExitCode::SUCCESS),
         Some(Sub::Tools(args)) => runtime.block_on(backend::headless::tools(args)),
         Some(Sub::Call(args)) => runtime.block_on(backend::headless::call(args)),
@@ -33,7 +36,15 @@ fn main() -> anyhow::Result<ExitCode> {
         Some(Sub::Mock(args)) => runtime.block_on(backend::mock::run(args)),
         Some(Sub::Play(args)) => runtime.block_on(backend::launch::play(args, announce)).map(|()| ExitCode::SUCCESS),
         None => runtime.block_on(backend::launch::run(cli.run, announce)).map(|()| ExitCode::SUCCESS),
-    }
+    };
+    result.unwrap_or_else(|e| failed(&e))
+}
+
+/// Says why the program stops, and stops it with exit code 1.
+#[allow(clippy::print_stderr, reason = "a command line's last word")]
+fn failed(e: &backend::error::Error) -> ExitCode {
+    eprintln!("error: {e}");
+    ExitCode::FAILURE
 }
 
 #[allow(clippy::print_stdout, reason = "the one line of stdout that tests and people read")]

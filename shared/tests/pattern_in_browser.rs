@@ -42,6 +42,6 @@ fn pattern_properties_and_bad_patterns() {
     let s = Schema::compile(&json!({"patternProperties": {"^x-(?=[a-z])": {"type": "integer"}}})).unwrap();
     assert!(s.is_valid(&json!({"x-a": 1, "x-1": "any"})));
     assert!(!s.is_valid(&json!({"x-a": "one"})));
-    let err = Schema::compile(&json!({"pattern": "("})).unwrap_err();
+    let err = Schema::compile(&json!({"pattern": "("})).unwrap_err().to_string();
     assert!(err.contains("pattern"), "the browser's own words say why: {err}");
 }

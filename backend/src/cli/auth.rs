@@ -43,12 +43,10 @@ impl AuthArgs {
     /// The run's hub: the token store (a file with --remember), the client metadata URL and
     /// every client secret known (`secrets`: server URL, client id, secret, from the
     /// `mcpServers` file). `redirect` is the relay's callback; none for a headless command.
-    pub fn hub(&self, redirect: Option<String>, secrets: Vec<(String, String, String)>) -> anyhow::Result<Hub> {
+    pub fn hub(&self, redirect: Option<String>, secrets: Vec<(String, String, String)>) -> crate::error::Result<Hub> {
         let store = if self.remember {
-            let file = store::default_file().ok_or_else(|| {
-                anyhow::anyhow!("--remember: neither XDG_STATE_HOME nor HOME says where to keep tokens")
-            })?;
-            store::Store::remembered(file).map_err(|e| anyhow::anyhow!("--remember: {e}"))?
+            let file = store::default_file().ok_or(crate::error::Error::NowhereToRemember)?;
+            store::Store::remembered(file)?
         } else {
             store::Store::in_memory()
         };

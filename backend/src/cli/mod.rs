@@ -12,7 +12,7 @@ mod auth;
 mod server;
 
 pub use auth::AuthArgs;
-pub use server::{Offer, ServerArgs};
+pub use server::{Offer, ServerArgError, ServerArgs};
 
 #[derive(Debug, Parser)]
 #[command(name = "mcp-playground", version, about = "Explore, demo and test the tools of MCP servers in your browser")]

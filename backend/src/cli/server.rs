@@ -6,7 +6,6 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, anyhow, bail};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, CommandFactory};
 use shared::cmdline::{self, InputError};
@@ -62,6 +61,52 @@ pub struct ServerArgs {
     pub auth: super::auth::AuthArgs,
 }
 
+/// Why the server named on the command line cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerArgError {
+    #[error("cannot read {file}: {source}")]
+    Unreadable { file: String, source: std::io::Error },
+    #[error("{file}: {reason}")]
+    InFile { file: String, reason: String },
+    #[error("{file}: the configuration has no servers")]
+    NoServers { file: String },
+    #[error("{file} has {count} servers: pick one with --server NAME ({names})")]
+    Several { file: String, count: usize, names: String },
+    #[error(
+        "a URL names a server on its own, but {rest} follows {url}: options go before the server \
+         (everything after its first word belongs to it)"
+    )]
+    WordsAfterUrl { url: String, rest: String },
+    #[error(
+        "{0:?} is a subcommand: put it first (mcp-playground {0} …); to run a program called {0}, give its path (./{0})"
+    )]
+    Subcommand(String),
+    #[error("--transport stdio needs a command, and {0} is a URL")]
+    StdioForUrl(String),
+    #[error("--transport {transport} needs a URL (--url or a positional http(s) URL), and {who} is a command")]
+    RemoteForCommand { transport: Transport, who: String },
+    #[error("-e sets the environment of a local command, and {0} is a remote server (send headers with --header)")]
+    EnvForRemote(String),
+    #[error("--cwd is for a local command, and {0} is a remote server")]
+    CwdForRemote(String),
+    #[error("--header is for a remote server, and {0} is a local command (set its environment with -e)")]
+    HeaderForCommand(String),
+    #[error("{0}")]
+    Url(String),
+    #[error("{0} applies to one server: name it with --server NAME")]
+    OneOfFile(&'static str),
+    #[error("{0} needs a server: a URL, a command, --url or --config")]
+    NoServer(&'static str),
+    #[error("-e {0:?}: expected KEY=VALUE")]
+    EnvPair(String),
+    #[error("-e {raw:?}: {key:?} is not a valid variable name")]
+    EnvKey { raw: String, key: String },
+    #[error("--header {0:?}: expected \"Name: value\"")]
+    HeaderPair(String),
+}
+
+type Result<T> = std::result::Result<T, ServerArgError>;
+
 /// What the playground offers the page: the server to preselect (the demo when `None`)
 /// and, with `--config`, every server of the file.
 #[derive(Debug, Clone, PartialEq)]
@@ -91,29 +136,29 @@ impl ServerArgs {
 
     /// The server named, `None` when none was (the playground then preselects the demo). An
     /// `mcpServers` file with several servers needs `--server`; the error lists their names.
-    pub fn target(&self) -> anyhow::Result<Option<Target>> {
+    pub fn target(&self) -> Result<Option<Target>> {
         Ok(self.resolve(&process_env, false)?.preset)
     }
 
     /// [`target`](Self::target) with the revision asked for it (see [`Offer::protocol`]).
-    pub fn target_and_protocol(&self) -> anyhow::Result<(Option<Target>, Option<ProtocolChoice>)> {
+    pub fn target_and_protocol(&self) -> Result<(Option<Target>, Option<ProtocolChoice>)> {
         let offer = self.resolve(&process_env, false)?;
         Ok((offer.preset, offer.protocol))
     }
 
     /// The server named, as a headless command uses it: [`target`](Self::target) with the
     /// revision, the OAuth settings and the client secrets of the file.
-    pub fn command_offer(&self) -> anyhow::Result<Offer> {
+    pub fn command_offer(&self) -> Result<Offer> {
         self.resolve(&process_env, false)
     }
 
     /// The playground's choice: like [`target`](Self::target), except that a file with
     /// several servers and no `--server` preselects nothing and offers them all.
-    pub fn offer(&self) -> anyhow::Result<Offer> {
+    pub fn offer(&self) -> Result<Offer> {
         self.resolve(&process_env, true)
     }
 
-    fn resolve(&self, env: Env<'_>, several_ok: bool) -> anyhow::Result<Offer> {
+    fn resolve(&self, env: Env<'_>, several_ok: bool) -> Result<Offer> {
         let (named, servers, entry_protocol, entry_oauth, secrets) = match &self.config {
             Some(file) => {
                 let config = load(file, env)?;
@@ -148,43 +193,38 @@ impl ServerArgs {
     }
 
     /// The server of `--config`, with how errors name it.
-    fn pick(&self, file: &Path, config: &Config, several_ok: bool) -> anyhow::Result<Option<(Target, String)>> {
+    fn pick(&self, file: &Path, config: &Config, several_ok: bool) -> Result<Option<(Target, String)>> {
         let shown = file.display();
         let name = match (&self.server_name, config.servers.as_slice()) {
             (Some(name), _) => name.as_str(),
-            (None, []) => bail!("{shown}: the configuration has no servers"),
+            (None, []) => return Err(ServerArgError::NoServers { file: shown.to_string() }),
             (None, [only]) => only.name.as_str(),
             (None, _) if several_ok => return Ok(None),
             (None, _) => {
-                let names = config.names().join(", ");
-                bail!("{shown} has {} servers: pick one with --server NAME ({names})", config.servers.len())
+                let (count, names) = (config.servers.len(), config.names().join(", "));
+                return Err(ServerArgError::Several { file: shown.to_string(), count, names });
             }
         };
-        let target = config.get(name).map_err(|e| anyhow!("{shown}: {e}"))?;
+        let target =
+            config.get(name).map_err(|e| ServerArgError::InFile { file: shown.to_string(), reason: e.to_string() })?;
         Ok(Some((target, format!("server {name:?} of {shown}"))))
     }
 
     /// The server of `--url` or of the positional words.
-    fn named(&self) -> anyhow::Result<Option<(Target, String)>> {
+    fn named(&self) -> Result<Option<(Target, String)>> {
         if let Some(url) = &self.url {
             return Ok(Some((Target::Auto { url: url.clone(), headers: BTreeMap::new() }, url.clone())));
         }
         let Some((first, rest)) = self.server.split_first() else { return Ok(None) };
         if looks_like_url(first) {
             if !rest.is_empty() {
-                bail!(
-                    "a URL names a server on its own, but {} follows {first}: options go before the server \
-                     (everything after its first word belongs to it)",
-                    cmdline::join_command_line(rest)
-                );
+                let rest = cmdline::join_command_line(rest);
+                return Err(ServerArgError::WordsAfterUrl { url: first.clone(), rest });
             }
             return Ok(Some((Target::Auto { url: first.clone(), headers: BTreeMap::new() }, first.clone())));
         }
         if Self::is_subcommand(first) {
-            bail!(
-                "{first:?} is a subcommand: put it first (mcp-playground {first} …); \
-                 to run a program called {first}, give its path (./{first})"
-            );
+            return Err(ServerArgError::Subcommand(first.clone()));
         }
         let target = Target::Stdio { command: first.clone(), args: rest.to_vec(), env: BTreeMap::new(), cwd: None };
         Ok(Some((target, format!("{first:?}"))))
@@ -196,26 +236,25 @@ impl ServerArgs {
 
     /// Applies `--transport`, `-e`, `--header` and `--cwd` to the server named (`who` says
     /// which, in errors), and checks a URL.
-    fn adjust(&self, target: Target, who: &str) -> anyhow::Result<Target> {
+    fn adjust(&self, target: Target, who: &str) -> Result<Target> {
         let remote = target.transport().is_remote();
+        let who_ = || who.to_owned();
         match (self.transport, remote) {
-            (Some(Transport::Stdio), true) => bail!("--transport stdio needs a command, and {who} is a URL"),
-            (Some(t), false) if t != Transport::Stdio => {
-                bail!("--transport {t} needs a URL (--url or a positional http(s) URL), and {who} is a command")
+            (Some(Transport::Stdio), true) => return Err(ServerArgError::StdioForUrl(who_())),
+            (Some(transport), false) if transport != Transport::Stdio => {
+                return Err(ServerArgError::RemoteForCommand { transport, who: who_() });
             }
             _ => {}
         }
         if remote {
             if !self.env.is_empty() {
-                bail!(
-                    "-e sets the environment of a local command, and {who} is a remote server (send headers with --header)"
-                );
+                return Err(ServerArgError::EnvForRemote(who_()));
             }
             if self.cwd.is_some() {
-                bail!("--cwd is for a local command, and {who} is a remote server");
+                return Err(ServerArgError::CwdForRemote(who_()));
             }
         } else if !self.headers.is_empty() {
-            bail!("--header is for a remote server, and {who} is a local command (set its environment with -e)");
+            return Err(ServerArgError::HeaderForCommand(who_()));
         }
         let kind = self.transport.unwrap_or(target.transport());
         Ok(match target {
@@ -223,7 +262,7 @@ impl ServerArgs {
             | Target::Sse { url, mut headers }
             | Target::Auto { url, mut headers } => {
                 if let Err(e) = crate::upstream::remote::parse_url(&url) {
-                    bail!(if e.contains(&url) { e } else { format!("{who}: {e}") });
+                    return Err(ServerArgError::Url(if e.contains(&url) { e } else { format!("{who}: {e}") }));
                 }
                 for raw in &self.headers {
                     let (name, value) = header_pair(raw)?;
@@ -247,7 +286,7 @@ impl ServerArgs {
     }
 
     /// With no server chosen, options that would change one are mistakes.
-    fn nothing_to_adjust(&self, from_file: bool) -> anyhow::Result<()> {
+    fn nothing_to_adjust(&self, from_file: bool) -> Result<()> {
         let given = [
             (self.transport.is_some(), "--transport"),
             (!self.env.is_empty(), "-e"),
@@ -255,10 +294,7 @@ impl ServerArgs {
             (self.cwd.is_some(), "--cwd"),
         ];
         let Some((_, option)) = given.iter().find(|(set, _)| *set) else { return Ok(()) };
-        if from_file {
-            bail!("{option} applies to one server: name it with --server NAME");
-        }
-        bail!("{option} needs a server: a URL, a command, --url or --config");
+        Err(if from_file { ServerArgError::OneOfFile(option) } else { ServerArgError::NoServer(option) })
     }
 }
 
@@ -270,9 +306,11 @@ fn process_env(name: &str) -> Option<String> {
 /// Reads an `mcpServers` file: warnings are logged, and each `cwd` is anchored to the file's
 /// folder (with `~` for the home folder), so the file means the same wherever the relay
 /// starts.
-fn load(file: &Path, env: Env<'_>) -> anyhow::Result<Config> {
-    let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let mut config = config::read(&text, env).map_err(|e| anyhow!("{}: {e}", file.display()))?;
+fn load(file: &Path, env: Env<'_>) -> Result<Config> {
+    let shown = || file.display().to_string();
+    let text = std::fs::read_to_string(file).map_err(|source| ServerArgError::Unreadable { file: shown(), source })?;
+    let mut config =
+        config::read(&text, env).map_err(|e| ServerArgError::InFile { file: shown(), reason: e.to_string() })?;
     for warning in &config.warnings {
         tracing::warn!("{}: {warning}", file.display());
     }
@@ -305,21 +343,21 @@ fn looks_like_url(word: &str) -> bool {
 }
 
 /// One `-e KEY=VALUE`, read by the rules of the page's env lines.
-fn env_pair(raw: &str) -> anyhow::Result<(String, String)> {
-    let bad = || anyhow!("-e {raw:?}: expected KEY=VALUE");
+fn env_pair(raw: &str) -> Result<(String, String)> {
+    let bad = || ServerArgError::EnvPair(raw.to_owned());
     if raw.contains('\n') {
         return Err(bad());
     }
     let read = cmdline::parse_env(raw).map_err(|e| match e {
-        InputError::EnvKey { key, .. } => anyhow!("-e {raw:?}: {key:?} is not a valid variable name"),
+        InputError::EnvKey { key, .. } => ServerArgError::EnvKey { raw: raw.to_owned(), key },
         _ => bad(),
     })?;
     read.into_iter().next().ok_or_else(bad)
 }
 
 /// One `--header "Name: value"`, read by the rules of the page's header lines.
-fn header_pair(raw: &str) -> anyhow::Result<(String, String)> {
-    let bad = || anyhow!("--header {raw:?}: expected \"Name: value\"");
+fn header_pair(raw: &str) -> Result<(String, String)> {
+    let bad = || ServerArgError::HeaderPair(raw.to_owned());
     if raw.contains('\n') {
         return Err(bad());
     }

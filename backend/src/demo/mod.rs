@@ -23,7 +23,6 @@ use std::{
     sync::atomic::{AtomicBool, Ordering},
 };
 
-use anyhow::Context as _;
 use rmcp::{
     ErrorData, RoleServer, ServerHandler, ServiceExt,
     model::{
@@ -36,8 +35,10 @@ use tokio::io::{AsyncRead, AsyncWrite};
 
 use args::Args;
 
+use crate::error::Error;
+
 /// Runs the demo server over this process's stdin/stdout until stdin closes.
-pub async fn run_stdio() -> anyhow::Result<()> {
+pub async fn run_stdio() -> crate::error::Result<()> {
     let (stdin, stdout) = rmcp::transport::stdio();
     serve(stdin, stdout).await
 }
@@ -49,17 +50,18 @@ const PIPE_BUFFER: usize = 256 * 1024;
 ///
 /// rmcp writes into a pipe rather than to `write`; a task forwards its output to `write`,
 /// rewriting placeholder results, and ends when rmcp closes the pipe.
-pub async fn serve<R, W>(read: R, write: W) -> anyhow::Result<()>
+pub async fn serve<R, W>(read: R, write: W) -> crate::error::Result<()>
 where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
 {
     let (rmcp_output, forwarder_input) = tokio::io::duplex(PIPE_BUFFER);
     let forwarding = tokio::spawn(rewrite::forward(forwarder_input, write));
-    let running = DemoServer::default().serve((read, rmcp_output)).await?;
-    let reason = running.waiting().await?;
+    let demo = |e: &dyn std::fmt::Display| Error::Demo(e.to_string());
+    let running = DemoServer::default().serve((read, rmcp_output)).await.map_err(|e| demo(&e))?;
+    let reason = running.waiting().await.map_err(|e| demo(&e))?;
     tracing::info!(?reason, "demo server stopped");
-    forwarding.await?.context("could not forward the demo server's output")?;
+    forwarding.await.map_err(|e| demo(&e))?.map_err(|e| demo(&format!("could not forward its output: {e}")))?;
     Ok(())
 }
 

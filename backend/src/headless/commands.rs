@@ -40,7 +40,7 @@ const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
 const MAX_STDERR_LINE: usize = 16 * 1024;
 
 /// `mcp-playground tools SERVER…`
-pub async fn tools(args: ToolsArgs) -> anyhow::Result<ExitCode> {
+pub async fn tools(args: ToolsArgs) -> crate::error::Result<ExitCode> {
     let Some(mut d) = connected(&args.server, &args.out).await else { return Ok(ExitCode::from(FAILED)) };
     let s = &d.session;
     if args.out.json {
@@ -70,7 +70,7 @@ pub async fn tools(args: ToolsArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// `mcp-playground call TOOL [--arg KEY=VALUE]… [--args JSON] SERVER…`
-pub async fn call(args: CallArgs) -> anyhow::Result<ExitCode> {
+pub async fn call(args: CallArgs) -> crate::error::Result<ExitCode> {
     let Some(mut d) = connected(&args.server, &args.out).await else { return Ok(ExitCode::from(FAILED)) };
     let code = call_on(&mut d, &args).await;
     d.disconnect().await;
@@ -281,7 +281,7 @@ pub(super) fn target_of(server: &ServerArgs) -> Option<(Target, Option<ProtocolC
 
 /// How a headless command signs in: the OAuth options over the named entry's, its own
 /// callback port.
-pub(super) fn signing(server: &ServerArgs) -> anyhow::Result<crate::auth::Signing> {
+pub(super) fn signing(server: &ServerArgs) -> crate::error::Result<crate::auth::Signing> {
     let offer = server.command_offer()?;
     let hub = server.auth.hub(None, offer.secrets)?;
     Ok(crate::auth::Signing { hub: std::sync::Arc::new(hub), settings: offer.oauth })

@@ -32,7 +32,7 @@ const FAILED: u8 = 2;
 const SHOWN_CHARS: usize = 120;
 
 /// `mcp-playground replay FILE [--ignore POINTER]… [--json] [--fail-on breaking|any] SERVER…`
-pub async fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
+pub async fn replay(args: ReplayArgs) -> crate::error::Result<ExitCode> {
     if let Some(bad) = args.ignore.iter().find(|p| shared::pointer::parse(p).is_none()) {
         eprintln!("error: --ignore {bad:?} is not a JSON Pointer (it starts with /, e.g. /result/content/*/text)");
         return Ok(ExitCode::from(FAILED));

@@ -33,7 +33,7 @@ const FAILED: u8 = 2;
 pub type Shared = Arc<Mutex<Mock>>;
 
 /// `mcp-playground mock FILE [--port PORT] [--host HOST]`
-pub async fn run(args: MockArgs) -> anyhow::Result<ExitCode> {
+pub async fn run(args: MockArgs) -> crate::error::Result<ExitCode> {
     if args.port.is_some() {
         match crate::cli::check_host(&args.host, args.allow_remote) {
             Ok(false) => {}

@@ -21,7 +21,7 @@ pub struct Checker {
 impl Checker {
     /// Compiles `schema`; the error says why it is not a usable JSON Schema.
     pub fn new(schema: &Value) -> Result<Self, UnusableSchema> {
-        Schema::compile(schema).map(|schema| Self { schema }).map_err(UnusableSchema)
+        Schema::compile(schema).map(|schema| Self { schema }).map_err(|e| UnusableSchema(e.0))
     }
 
     /// Every violation, in the order the schema states its keywords.

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::compile::{Compiler, bad, count, leads};
+use super::compile::{Compiled, Compiler, bad, count, leads};
 use super::{Draft, Evaluated, NodeId, Run, show, types};
 use crate::pointer;
 
@@ -28,12 +28,7 @@ pub(super) enum Keyword {
 const ITEMS: &[&str] = &["prefixItems", "items", "additionalItems"];
 const CONTAINS: &[&str] = &["contains", "minContains", "maxContains"];
 
-pub(super) fn compile(
-    cx: &mut Compiler,
-    key: &str,
-    map: &Map<String, Value>,
-    loc: &str,
-) -> Result<Option<Keyword>, String> {
+pub(super) fn compile(cx: &mut Compiler, key: &str, map: &Map<String, Value>, loc: &str) -> Compiled<Option<Keyword>> {
     Ok(Some(match key {
         "prefixItems" | "items" | "additionalItems" if leads(map, key, ITEMS) => {
             let is_schema = |k: &str| map.get(k).is_some_and(|v| v.is_object() || v.is_boolean());
@@ -61,7 +56,7 @@ pub(super) fn compile(
             if !map.contains_key("contains") {
                 return Ok(None);
             }
-            let bound = |k: &str| -> Result<Option<u64>, String> {
+            let bound = |k: &str| -> Compiled<Option<u64>> {
                 if cx.draft >= Draft::D2019 && map.contains_key(k) { count(map, loc, k).map(Some) } else { Ok(None) }
             };
             let (min, max) = (bound("minContains")?, bound("maxContains")?);

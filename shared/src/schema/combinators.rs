@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::compile::{Compiler, leads};
+use super::compile::{Compiled, Compiler, leads};
 use super::{Draft, Evaluated, NodeId, Run, show};
 
 pub(super) enum Keyword {
@@ -21,12 +21,7 @@ pub(super) enum Keyword {
 
 const CONDITION: &[&str] = &["if", "then", "else"];
 
-pub(super) fn compile(
-    cx: &mut Compiler,
-    key: &str,
-    map: &Map<String, Value>,
-    loc: &str,
-) -> Result<Option<Keyword>, String> {
+pub(super) fn compile(cx: &mut Compiler, key: &str, map: &Map<String, Value>, loc: &str) -> Compiled<Option<Keyword>> {
     Ok(Some(match key {
         "allOf" => Keyword::AllOf(cx.sub_list(map, loc, key)?),
         "anyOf" => Keyword::AnyOf(cx.sub_list(map, loc, key)?),

@@ -22,13 +22,13 @@ pub(super) struct Compiler<'r> {
 
 impl<'r> Compiler<'r> {
     /// The arena for `root`; the root itself is node 0.
-    pub(super) fn run(root: &'r Value) -> Result<Vec<Node>, String> {
+    pub(super) fn run(root: &'r Value) -> Compiled<Vec<Node>> {
         Self::run_with(root, &[]).map(|(nodes, _)| nodes)
     }
 
     /// The arena for `root` and the nodes of the subschemas at `entries` (JSON Pointers into
     /// it), compiled together so definitions they share are compiled once.
-    pub(super) fn run_with(root: &'r Value, entries: &[&str]) -> Result<(Vec<Node>, Vec<NodeId>), String> {
+    pub(super) fn run_with(root: &'r Value, entries: &[&str]) -> Compiled<(Vec<Node>, Vec<NodeId>)> {
         let draft = Draft::of(root);
         let index = refs::Index::scan(root, draft);
         let mut cx = Compiler { root, draft, index, nodes: Vec::new(), memo: HashMap::new(), pending: Vec::new() };
@@ -36,13 +36,13 @@ impl<'r> Compiler<'r> {
         let mut ids = Vec::with_capacity(entries.len());
         for loc in entries {
             if cx.target(loc).is_none() {
-                return Err(format!("{} points nowhere", place(loc)));
+                return Err(SchemaError(format!("{} points nowhere", place(loc))));
             }
             ids.push(cx.reference((*loc).to_owned()));
         }
         // A worklist rather than recursion: a long chain of definitions must not deepen the stack.
         while let Some((id, loc)) = cx.pending.pop() {
-            let target = cx.target(&loc).ok_or_else(|| format!("{} points nowhere", place(&loc)))?;
+            let target = cx.target(&loc).ok_or_else(|| SchemaError(format!("{} points nowhere", place(&loc))))?;
             cx.nodes[id] = cx.build(target, &loc)?;
         }
         Ok((cx.nodes, ids))
@@ -54,7 +54,7 @@ impl<'r> Compiler<'r> {
     }
 
     /// Compiles the subschema `value` found at `loc` (a JSON Pointer into the document).
-    pub(super) fn schema(&mut self, value: &Value, loc: &str) -> Result<NodeId, String> {
+    pub(super) fn schema(&mut self, value: &Value, loc: &str) -> Compiled<NodeId> {
         if let Some(&id) = self.memo.get(loc) {
             return Ok(id);
         }
@@ -81,11 +81,11 @@ impl<'r> Compiler<'r> {
         id
     }
 
-    fn build(&mut self, value: &Value, loc: &str) -> Result<Node, String> {
+    fn build(&mut self, value: &Value, loc: &str) -> Compiled<Node> {
         let map = match value {
             Value::Bool(b) => return Ok(Node::Bool(*b)),
             Value::Object(map) => map,
-            _ => return Err(format!("{} must be an object or a boolean", place(loc))),
+            _ => return Err(SchemaError(format!("{} must be an object or a boolean", place(loc)))),
         };
         if self.draft <= Draft::D7 && map.contains_key("$ref") {
             // Before 2019-09, `$ref` stands for the whole schema: its siblings are ignored.
@@ -104,7 +104,7 @@ impl<'r> Compiler<'r> {
 
     /// The keyword `key` of the schema `map` at `loc`; `None` for unknown keywords, for those
     /// compiled with another of their group, and for those that allow anything.
-    fn keyword(&mut self, key: &str, map: &Map<String, Value>, loc: &str) -> Result<Option<Keyword>, String> {
+    fn keyword(&mut self, key: &str, map: &Map<String, Value>, loc: &str) -> Compiled<Option<Keyword>> {
         if let Some(k) = types::compile(self, key, map, loc)? {
             return Ok(Some(Keyword::Types(k)));
         }
@@ -127,18 +127,18 @@ impl<'r> Compiler<'r> {
     }
 
     /// Compiles `map[key]` as a subschema.
-    pub(super) fn sub(&mut self, map: &Map<String, Value>, loc: &str, key: &str) -> Result<NodeId, String> {
+    pub(super) fn sub(&mut self, map: &Map<String, Value>, loc: &str, key: &str) -> Compiled<NodeId> {
         self.schema(&map[key], &child(loc, key))
     }
 
     /// Compiles `map[key]`, which must be a non-empty array of subschemas.
-    pub(super) fn sub_list(&mut self, map: &Map<String, Value>, loc: &str, key: &str) -> Result<Vec<NodeId>, String> {
+    pub(super) fn sub_list(&mut self, map: &Map<String, Value>, loc: &str, key: &str) -> Compiled<Vec<NodeId>> {
         let here = child(loc, key);
         match &map[key] {
             Value::Array(items) if !items.is_empty() => {
                 items.iter().enumerate().map(|(i, s)| self.schema(s, &pointer::index(&here, i))).collect()
             }
-            _ => Err(format!("{} must be a non-empty array of schemas", place(&here))),
+            _ => Err(SchemaError(format!("{} must be a non-empty array of schemas", place(&here)))),
         }
     }
 
@@ -148,7 +148,7 @@ impl<'r> Compiler<'r> {
         map: &Map<String, Value>,
         loc: &str,
         key: &str,
-    ) -> Result<Vec<(String, NodeId)>, String> {
+    ) -> Compiled<Vec<(String, NodeId)>> {
         let here = child(loc, key);
         object(map, loc, key)?
             .iter()
@@ -168,12 +168,20 @@ pub(super) fn place(loc: &str) -> String {
 }
 
 /// An error about `map[key]`.
-pub(super) fn bad(loc: &str, key: &str, problem: &str) -> String {
-    format!("{} {problem}", place(&child(loc, key)))
+pub(super) fn bad(loc: &str, key: &str, problem: &str) -> SchemaError {
+    SchemaError(format!("{} {problem}", place(&child(loc, key))))
 }
 
+/// Why a schema cannot be compiled: where, and what is wrong, in words for a person.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SchemaError(pub String);
+
+/// What compiling part of a schema gives.
+pub(super) type Compiled<T> = Result<T, SchemaError>;
+
 /// `map[key]` as a non-negative integer (`2.0` counts).
-pub(super) fn count(map: &Map<String, Value>, loc: &str, key: &str) -> Result<u64, String> {
+pub(super) fn count(map: &Map<String, Value>, loc: &str, key: &str) -> Compiled<u64> {
     let v = &map[key];
     v.as_u64()
         .or_else(|| v.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f <= u64::MAX as f64).map(|f| f as u64))
@@ -181,7 +189,7 @@ pub(super) fn count(map: &Map<String, Value>, loc: &str, key: &str) -> Result<u6
 }
 
 /// `map[key]` as a number.
-pub(super) fn number(map: &Map<String, Value>, loc: &str, key: &str) -> Result<Number, String> {
+pub(super) fn number(map: &Map<String, Value>, loc: &str, key: &str) -> Compiled<Number> {
     match &map[key] {
         Value::Number(n) => Ok(n.clone()),
         _ => Err(bad(loc, key, "must be a number")),
@@ -189,7 +197,7 @@ pub(super) fn number(map: &Map<String, Value>, loc: &str, key: &str) -> Result<N
 }
 
 /// `map[key]` as an array of strings.
-pub(super) fn strings(map: &Map<String, Value>, loc: &str, key: &str) -> Result<Vec<String>, String> {
+pub(super) fn strings(map: &Map<String, Value>, loc: &str, key: &str) -> Compiled<Vec<String>> {
     let list = match &map[key] {
         Value::Array(items) => items.iter().map(|v| v.as_str().map(str::to_owned)).collect(),
         _ => None,
@@ -198,7 +206,7 @@ pub(super) fn strings(map: &Map<String, Value>, loc: &str, key: &str) -> Result<
 }
 
 /// `map[key]` as an object.
-pub(super) fn object<'a>(map: &'a Map<String, Value>, loc: &str, key: &str) -> Result<&'a Map<String, Value>, String> {
+pub(super) fn object<'a>(map: &'a Map<String, Value>, loc: &str, key: &str) -> Compiled<&'a Map<String, Value>> {
     map[key].as_object().ok_or_else(|| bad(loc, key, "must be an object"))
 }
 

@@ -24,6 +24,8 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
+use compile::Compiled;
+pub use compile::SchemaError;
 pub use refs::{Located, Resolver};
 
 /// One reason an instance does not match the schema.
@@ -51,14 +53,14 @@ impl std::fmt::Debug for Schema {
 
 impl Schema {
     /// Compiles `schema`; the error says what makes it unusable and where.
-    pub fn compile(schema: &Value) -> Result<Schema, String> {
+    pub fn compile(schema: &Value) -> Compiled<Schema> {
         compile::Compiler::run(schema).map(|nodes| Schema { nodes })
     }
 
     /// Compiles the whole document `doc` with the subschemas at `entries` (JSON Pointers such
     /// as `/$defs/CallToolResult`) as entry points for [`Schema::first_violation_at`]: one
     /// arena for a document of many definitions, each compiled once however many share it.
-    pub fn compile_entries(doc: &Value, entries: &[&str]) -> Result<(Schema, Vec<Entry>), String> {
+    pub fn compile_entries(doc: &Value, entries: &[&str]) -> Compiled<(Schema, Vec<Entry>)> {
         let (nodes, ids) = compile::Compiler::run_with(doc, entries)?;
         Ok((Schema { nodes }, ids.into_iter().map(Entry).collect()))
     }

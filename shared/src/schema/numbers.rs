@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 
 use serde_json::{Map, Number, Value};
 
-use super::compile::{Compiler, bad, number};
+use super::compile::{Compiled, Compiler, bad, number};
 use super::{Run, show};
 
 pub(super) enum Keyword {
@@ -16,7 +16,7 @@ pub(super) enum Keyword {
     MultipleOf(Number),
 }
 
-pub(super) fn compile(_: &Compiler, key: &str, map: &Map<String, Value>, loc: &str) -> Result<Option<Keyword>, String> {
+pub(super) fn compile(_: &Compiler, key: &str, map: &Map<String, Value>, loc: &str) -> Compiled<Option<Keyword>> {
     // Draft 4 writes an exclusive bound as `minimum` plus `exclusiveMinimum: true`.
     let flag = |name: &str| map.get(name).and_then(Value::as_bool).unwrap_or(false);
     Ok(Some(match key {

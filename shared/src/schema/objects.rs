@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::compile::{Compiler, bad, child, count, leads, object, strings};
+use super::compile::{Compiled, Compiler, bad, child, count, leads, object, strings};
 use super::pattern::Pattern;
 use super::{Draft, Evaluated, NodeId, Run, show};
 use crate::pointer;
@@ -30,12 +30,7 @@ pub(super) enum Keyword {
 
 const PROPERTIES: &[&str] = &["properties", "patternProperties", "additionalProperties"];
 
-pub(super) fn compile(
-    cx: &mut Compiler,
-    key: &str,
-    map: &Map<String, Value>,
-    loc: &str,
-) -> Result<Option<Keyword>, String> {
+pub(super) fn compile(cx: &mut Compiler, key: &str, map: &Map<String, Value>, loc: &str) -> Compiled<Option<Keyword>> {
     Ok(Some(match key {
         "properties" | "patternProperties" | "additionalProperties" if leads(map, key, PROPERTIES) => {
             let named = if map.contains_key("properties") { cx.sub_map(map, loc, "properties")? } else { Vec::new() };
@@ -62,10 +57,8 @@ pub(super) fn compile(
         "dependentRequired" if cx.draft >= Draft::D2019 => {
             let here = child(loc, key);
             let deps = object(map, loc, key)?;
-            let required = deps
-                .keys()
-                .map(|name| Ok((name.clone(), strings(deps, &here, name)?)))
-                .collect::<Result<_, String>>()?;
+            let required =
+                deps.keys().map(|name| Ok((name.clone(), strings(deps, &here, name)?))).collect::<Compiled<_>>()?;
             Keyword::Dependent { required, schemas: Vec::new() }
         }
         "dependentSchemas" if cx.draft >= Draft::D2019 => {

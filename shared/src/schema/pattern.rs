@@ -3,6 +3,11 @@
 //! (tests, command-line tools) the `regex` crate stands in, after the escapes whose meaning
 //! differs (`\d`, `\w`, `\b` are ASCII-only in ECMA-262) are rewritten.
 
+/// Why a pattern does not compile, in the engine's words.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct BadPattern(pub String);
+
 /// A compiled pattern; matches anywhere in the text (patterns are not anchored).
 pub(crate) struct Pattern {
     source: String,
@@ -11,7 +16,7 @@ pub(crate) struct Pattern {
 
 impl Pattern {
     /// Compiles `source`; the error is the engine's.
-    pub(crate) fn new(source: &str) -> Result<Pattern, String> {
+    pub(crate) fn new(source: &str) -> Result<Pattern, BadPattern> {
         Ok(Pattern { source: source.to_owned(), engine: Engine::new(source)? })
     }
 
@@ -30,7 +35,7 @@ struct Engine(js_sys::RegExp);
 
 #[cfg(target_arch = "wasm32")]
 impl Engine {
-    fn new(source: &str) -> Result<Engine, String> {
+    fn new(source: &str) -> Result<Engine, BadPattern> {
         use js_sys::wasm_bindgen::{JsCast, JsValue};
         // `RegExp::new` cannot report a syntax error (it would throw through Wasm), so the
         // constructor is called through `Reflect.construct`, which returns the exception.
@@ -45,10 +50,11 @@ impl Engine {
         // grammar (`\-` outside a class, a lone `{`) only compile without it.
         match build("u").or_else(|_| build("")) {
             Ok(re) => Ok(Engine(re.unchecked_into())),
-            Err(e) => Err(e
-                .dyn_ref::<js_sys::Error>()
-                .map(|e| String::from(e.message()))
-                .unwrap_or_else(|| "not a valid ECMA-262 pattern".to_owned())),
+            Err(e) => Err(BadPattern(
+                e.dyn_ref::<js_sys::Error>()
+                    .map(|e| String::from(e.message()))
+                    .unwrap_or_else(|| "not a valid ECMA-262 pattern".to_owned()),
+            )),
         }
     }
 
@@ -62,7 +68,7 @@ struct Engine(Option<regex::Regex>);
 
 #[cfg(not(target_arch = "wasm32"))]
 impl Engine {
-    fn new(source: &str) -> Result<Engine, String> {
+    fn new(source: &str) -> Result<Engine, BadPattern> {
         let Some(translated) = translate(source)? else { return Ok(Engine(None)) };
         match regex::Regex::new(&translated) {
             Ok(re) => Ok(Engine(Some(re))),
@@ -70,7 +76,7 @@ impl Engine {
             Err(e) => {
                 let text = e.to_string();
                 let last = text.lines().last().unwrap_or_default().trim();
-                Err(last.strip_prefix("error: ").unwrap_or(last).to_owned())
+                Err(BadPattern(last.strip_prefix("error: ").unwrap_or(last).to_owned()))
             }
         }
     }
@@ -85,7 +91,7 @@ impl Engine {
 /// matches everything rather than making the schema unusable. Syntax the crate accepts
 /// but ECMA-262 does not (`\a`, `(?i)`, `(?P<n>…)`) is refused, as a browser would.
 #[cfg(not(target_arch = "wasm32"))]
-fn translate(source: &str) -> Result<Option<String>, String> {
+fn translate(source: &str) -> Result<Option<String>, BadPattern> {
     let mut out = String::with_capacity(source.len());
     let mut in_class = false;
     let mut chars = source.chars();
@@ -105,23 +111,23 @@ fn translate(source: &str) -> Result<Option<String>, String> {
                 Some('B') => out.push_str("(?-u:\\B)"),
                 Some('c') => match chars.next() {
                     Some(l) if l.is_ascii_alphabetic() => out.push_str(&format!("\\x{:02X}", l as u32 % 32)),
-                    _ => return Err("\\c must be followed by a letter".to_owned()),
+                    _ => return Err(BadPattern("\\c must be followed by a letter".to_owned())),
                 },
                 Some('0') => out.push_str("\\x00"),
                 Some('k' | '1'..='9') => return Ok(None),
                 Some(l) if l.is_ascii_alphabetic() && !"fnrtvxupP".contains(l) => {
-                    return Err(format!("invalid escape \\{l}"));
+                    return Err(BadPattern(format!("invalid escape \\{l}")));
                 }
                 Some(other) => {
                     out.push('\\');
                     out.push(other);
                 }
-                None => return Err("\\ at end of pattern".to_owned()),
+                None => return Err(BadPattern("\\ at end of pattern".to_owned())),
             },
             '(' if !in_class && chars.as_str().starts_with('?') => {
                 let rest = &chars.as_str()[1..];
                 if !rest.starts_with([':', '=', '!', '<']) {
-                    return Err("invalid group".to_owned());
+                    return Err(BadPattern("invalid group".to_owned()));
                 }
                 out.push(c);
             }

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use super::compile::{Compiler, bad, child, place};
+use super::compile::{Compiled, Compiler, SchemaError, bad, child, place};
 use super::{Draft, Evaluated, NodeId, Run};
 
 /// `$ref`s followed at once before validation gives up on the value.
@@ -168,12 +168,7 @@ impl<'a> Resolver<'a> {
 }
 
 /// A `$ref`'s target: its node, or `None` for a remote one (which allows anything).
-pub(super) fn compile(
-    cx: &mut Compiler,
-    key: &str,
-    map: &Map<String, Value>,
-    loc: &str,
-) -> Result<Option<NodeId>, String> {
+pub(super) fn compile(cx: &mut Compiler, key: &str, map: &Map<String, Value>, loc: &str) -> Compiled<Option<NodeId>> {
     match key {
         "$ref" | "$recursiveRef" | "$dynamicRef" => {}
         "$defs" | "definitions" if !map[key].is_object() => return Err(bad(loc, key, "must be an object")),
@@ -184,11 +179,15 @@ pub(super) fn compile(
         Located::At(target) => target,
         Located::Remote => return Ok(None),
         Located::UnknownAnchor => {
-            return Err(format!("{} names an unknown anchor {}", place(&child(loc, key)), Value::from(reference)));
+            return Err(SchemaError(format!(
+                "{} names an unknown anchor {}",
+                place(&child(loc, key)),
+                Value::from(reference)
+            )));
         }
     };
     if cx.target(&target).is_none() {
-        return Err(format!("{} points nowhere: {}", place(&child(loc, key)), Value::from(reference)));
+        return Err(SchemaError(format!("{} points nowhere: {}", place(&child(loc, key)), Value::from(reference))));
     }
     Ok(Some(cx.reference(target)))
 }

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::compile::{Compiler, bad, count};
+use super::compile::{Compiled, Compiler, bad, count};
 use super::format::Format;
 use super::pattern::Pattern;
 use super::{Run, show};
@@ -15,7 +15,7 @@ pub(super) enum Keyword {
     Format(Format),
 }
 
-pub(super) fn compile(_: &Compiler, key: &str, map: &Map<String, Value>, loc: &str) -> Result<Option<Keyword>, String> {
+pub(super) fn compile(_: &Compiler, key: &str, map: &Map<String, Value>, loc: &str) -> Compiled<Option<Keyword>> {
     Ok(Some(match key {
         "minLength" => Keyword::MinLength(count(map, loc, key)?),
         "maxLength" => Keyword::MaxLength(count(map, loc, key)?),
@@ -32,7 +32,7 @@ pub(super) fn compile(_: &Compiler, key: &str, map: &Map<String, Value>, loc: &s
 }
 
 /// Compiles `map[key]` as a pattern.
-pub(super) fn pattern(map: &Map<String, Value>, loc: &str, key: &str) -> Result<Pattern, String> {
+pub(super) fn pattern(map: &Map<String, Value>, loc: &str, key: &str) -> Compiled<Pattern> {
     let Some(source) = map[key].as_str() else { return Err(bad(loc, key, "must be a string")) };
     Pattern::new(source).map_err(|e| bad(loc, key, &format!("is not a valid regular expression: {e}")))
 }

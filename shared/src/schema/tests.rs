@@ -493,7 +493,7 @@ fn unusable_schemas_are_refused_with_a_reason() {
         json!({"dependencies": {"a": 1}}),
         json!({"items": [{"type": "strng"}]}),
     ];
-    let errors: Vec<String> = cases.iter().map(|s| Schema::compile(s).unwrap_err()).collect();
+    let errors: Vec<String> = cases.iter().map(|s| Schema::compile(s).unwrap_err().0).collect();
     expect![[r##"
         #/type names an unknown type "strng"
         #/type must not be empty

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::compile::{Compiler, bad};
+use super::compile::{Compiled, Compiler, bad};
 use super::{Draft, Run, numbers, show};
 
 pub(super) enum Keyword {
@@ -15,12 +15,7 @@ pub(super) enum Keyword {
 
 const TYPES: [&str; 7] = ["null", "boolean", "object", "array", "number", "string", "integer"];
 
-pub(super) fn compile(
-    cx: &Compiler,
-    key: &str,
-    map: &Map<String, Value>,
-    loc: &str,
-) -> Result<Option<Keyword>, String> {
+pub(super) fn compile(cx: &Compiler, key: &str, map: &Map<String, Value>, loc: &str) -> Compiled<Option<Keyword>> {
     let value = &map[key];
     Ok(Some(match key {
         "type" => {

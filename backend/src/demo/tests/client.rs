@@ -16,7 +16,7 @@ pub(super) struct Client {
     lines: Lines<BufReader<ReadHalf<DuplexStream>>>,
     write: WriteHalf<DuplexStream>,
     next_id: u64,
-    server: JoinHandle<anyhow::Result<()>>,
+    server: JoinHandle<crate::error::Result<()>>,
 }
 
 impl Client {
@@ -49,7 +49,7 @@ impl Client {
 
     /// Closes the server's input, as when stdin closes; returns what `serve` returned once
     /// the server has also closed its output.
-    pub(super) async fn close(mut self) -> anyhow::Result<()> {
+    pub(super) async fn close(mut self) -> crate::error::Result<()> {
         let shutdown = self.write.shutdown();
         tokio::time::timeout(WAIT, shutdown).await.expect("shutdown timed out").expect("shutdown failed");
         let served = tokio::time::timeout(WAIT, self.server).await.expect("the server did not stop");
