@@ -17,10 +17,8 @@ pub enum Error {
     Remember(#[from] StoreError),
     #[error("cannot record to {dir}: {source}")]
     RecordDir { dir: String, source: std::io::Error },
-    #[error("cannot read the recording {file}: {source}")]
-    RecordingUnreadable { file: String, source: std::io::Error },
-    #[error("{file} cannot be played: {problem}")]
-    NotPlayable { file: String, problem: shared::recording::Problem },
+    #[error(transparent)]
+    Recording(#[from] crate::record::OpenError),
     #[error("the token is {len} characters long; it must have at least {min} (or give none: a random one is made)")]
     ShortToken { len: usize, min: usize },
     #[error("cannot listen on {host}:{port}: {source}{}", if source.kind() == std::io::ErrorKind::AddrInUse { " (pass --port 0 to pick a free port)" } else { "" })]

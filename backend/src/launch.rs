@@ -89,16 +89,9 @@ pub async fn play(args: PlayArgs, announce: impl FnOnce(&str)) -> Result<()> {
 /// Reads a recording as the page will: a file that is no recording is refused, one with
 /// bad lines is served with its problems logged.
 fn load_recording(file: &Path) -> Result<String> {
-    let shown = file.display();
-    let text = std::fs::read_to_string(file)
-        .map_err(|source| Error::RecordingUnreadable { file: shown.to_string(), source })?;
-    let recording =
-        shared::recording::parse(&text).map_err(|problem| Error::NotPlayable { file: shown.to_string(), problem })?;
-    for problem in &recording.problems {
-        tracing::warn!(file = %shown, "{problem}");
-    }
+    let (text, recording) = record::open(file)?;
     tracing::info!(
-        file = %shown,
+        file = %file.display(),
         entries = recording.entries.len(),
         problems = recording.problems.len(),
         "recording loaded for playback"
@@ -258,7 +251,7 @@ mod tests {
         assert_eq!(load_recording(&file).unwrap(), text);
         std::fs::write(&file, "{\"jsonrpc\":\"2.0\"}\n").unwrap();
         let e = load_recording(&file).unwrap_err().to_string();
-        assert!(e.contains("r.jsonl cannot be played: line 1: not a recording"), "{e}");
+        assert!(e.contains("r.jsonl cannot be read as a recording: line 1: not a recording"), "{e}");
         let e = load_recording(&dir.join("missing.jsonl")).unwrap_err();
         assert!(format!("{e:#}").contains("cannot read the recording") && format!("{e:#}").contains("missing.jsonl"));
         let _ = std::fs::remove_dir_all(dir);

@@ -1,8 +1,8 @@
-//! Writing a session to a recording file as it happens, for the relay's `--record DIR` and
-//! the headless commands' `--record FILE`: each line is written and flushed as soon as
+//! Recording files: written as a session happens, for the relay's `--record DIR` and the
+//! headless commands' `--record FILE` (each line is written and flushed as soon as
 //! [`LiveRecorder`] releases it, so a relay that is killed leaves a file that reads up to
-//! its last message. A write that fails is logged once and ends the recording, never the
-//! session it records.
+//! its last message; a write that fails is logged once and ends the recording, never the
+//! session it records), and read back whole for `play`, `mock` and `replay` ([`open`]).
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
@@ -10,6 +10,46 @@ use std::path::{Path, PathBuf};
 
 use shared::recording::{self, Header, LiveRecorder};
 use shared::relay::{ServerMsg, Target};
+
+/// The largest recording file read back (a mock holds every answer in memory).
+pub const MAX_FILE_BYTES: u64 = 512 * 1024 * 1024;
+
+/// Problems of a recording named in the log (the rest are counted).
+const PROBLEMS_LOGGED: usize = 10;
+
+/// Why a recording file cannot be read back.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error("cannot read the recording {file}: {error}")]
+    Unreadable { file: String, error: io::Error },
+    #[error("the recording {file} is {size} bytes, more than the {MAX_FILE_BYTES} that are read")]
+    TooLarge { file: String, size: u64 },
+    #[error("the recording {file} is not UTF-8 text")]
+    NotText { file: String },
+    #[error("{file} cannot be read as a recording: {problem}")]
+    NotRecording { file: String, problem: recording::Problem },
+}
+
+/// Reads the recording at `path` whole: its text as it is, and what it holds. A file that is
+/// no recording is refused; the problems of one with bad lines are logged.
+pub fn open(path: &Path) -> Result<(String, recording::Recording), OpenError> {
+    let file = path.display().to_string();
+    let unreadable = |error| OpenError::Unreadable { file: file.clone(), error };
+    let size = std::fs::metadata(path).map_err(unreadable)?.len();
+    if size > MAX_FILE_BYTES {
+        return Err(OpenError::TooLarge { file, size });
+    }
+    let bytes = std::fs::read(path).map_err(unreadable)?;
+    let text = String::from_utf8(bytes).map_err(|_| OpenError::NotText { file: file.clone() })?;
+    let rec = recording::parse(&text).map_err(|problem| OpenError::NotRecording { file: file.clone(), problem })?;
+    for problem in rec.problems.iter().take(PROBLEMS_LOGGED) {
+        tracing::warn!(%file, "skipped {problem}");
+    }
+    if rec.problems.len() > PROBLEMS_LOGGED {
+        tracing::warn!(%file, more = rec.problems.len() - PROBLEMS_LOGGED, "more lines skipped");
+    }
+    Ok((text, rec))
+}
 
 /// Names tried for one session's file in a directory (`NAME.jsonl`, `NAME-2.jsonl`, …).
 const NAME_TRIES: usize = 1000;

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 use shared::calls::ConfirmPolicy;
-use shared::recording::{self, Recording};
+use shared::recording::Recording;
 use shared::replay::{
     ChangeKind, DriftClass, FailOn, Replay, Report, ResendPolicy, RowState, Want, drift, recorded_tools,
 };
@@ -37,10 +37,8 @@ pub async fn replay(args: ReplayArgs) -> crate::error::Result<ExitCode> {
         eprintln!("error: --ignore {bad:?} is not a JSON Pointer (it starts with /, e.g. /result/content/*/text)");
         return Ok(ExitCode::from(FAILED));
     }
+    // Lines that cannot be read are logged, as `play` and `mock` log them.
     let Some(rec) = read(&args) else { return Ok(ExitCode::from(FAILED)) };
-    for p in &rec.problems {
-        eprintln!("note: {}: {p}", args.file.display());
-    }
     let Some(mut d) = connected(&args, rec.header.protocol).await else { return Ok(ExitCode::from(FAILED)) };
     let limits = CallLimits { timeout_ms: args.timeout_s * 1000.0, ..CallLimits::default() };
     let mut replay = Replay::new(&rec, &args.ignore, limits);
@@ -85,17 +83,10 @@ pub async fn replay(args: ReplayArgs) -> crate::error::Result<ExitCode> {
 
 /// The recording, or `None` after saying why it cannot be read.
 fn read(args: &ReplayArgs) -> Option<Recording> {
-    let text = match std::fs::read(&args.file) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+    match crate::record::open(&args.file) {
+        Ok((_, rec)) => Some(rec),
         Err(e) => {
-            eprintln!("error: cannot read the recording {}: {e}", args.file.display());
-            return None;
-        }
-    };
-    match recording::parse(&text) {
-        Ok(rec) => Some(rec),
-        Err(problem) => {
-            eprintln!("error: {}: {problem}", args.file.display());
+            eprintln!("error: {e}");
             None
         }
     }

@@ -20,12 +20,8 @@ use tokio::task::JoinSet;
 use crate::cli::MockArgs;
 use crate::framing::LineReader;
 
-/// Largest recording read.
-pub const MAX_FILE_BYTES: u64 = 512 * 1024 * 1024;
 /// Longest request line read from the client; a longer one is answered with an error.
 pub const MAX_LINE_BYTES: usize = 32 * 1024 * 1024;
-/// Problems of a recording named in the log (the rest are counted).
-const PROBLEMS_LOGGED: usize = 10;
 /// The exit code of a recording that cannot be read (or a port that cannot be bound).
 const FAILED: u8 = 2;
 
@@ -47,7 +43,7 @@ pub async fn run(args: MockArgs) -> crate::error::Result<ExitCode> {
             }
         }
     }
-    let mock = match load(&args.file).await {
+    let mock = match load(&args.file) {
         Ok(mock) => mock,
         Err(message) => {
             eprintln!("error: {message}");
@@ -70,39 +66,11 @@ pub async fn run(args: MockArgs) -> crate::error::Result<ExitCode> {
     }
 }
 
-/// Why a recording cannot be mocked.
-#[derive(Debug, thiserror::Error)]
-pub enum LoadError {
-    #[error("cannot read the recording {path}: {source}")]
-    Unreadable { path: String, source: std::io::Error },
-    #[error("the recording {path} is {size} bytes, more than the {MAX_FILE_BYTES} a mock reads")]
-    TooLarge { path: String, size: u64 },
-    #[error("the recording {path} is not UTF-8 text: {reason}")]
-    NotText { path: String, reason: std::string::FromUtf8Error },
-    #[error("{path} is not a recording: {problem}")]
-    NotRecording { path: String, problem: recording::Problem },
-}
-
 /// The mock of a recording file, or why there is none.
-pub async fn load(path: &Path) -> Result<Mock, LoadError> {
-    let shown = path.display();
-    let unreadable = |source| LoadError::Unreadable { path: shown.to_string(), source };
-    let meta = tokio::fs::metadata(path).await.map_err(unreadable)?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(LoadError::TooLarge { path: shown.to_string(), size: meta.len() });
-    }
-    let bytes = tokio::fs::read(path).await.map_err(unreadable)?;
-    let text = String::from_utf8(bytes).map_err(|reason| LoadError::NotText { path: shown.to_string(), reason })?;
-    let recording =
-        recording::parse(&text).map_err(|problem| LoadError::NotRecording { path: shown.to_string(), problem })?;
-    for p in recording.problems.iter().take(PROBLEMS_LOGGED) {
-        tracing::warn!(file = %shown, "skipped {p}");
-    }
-    if recording.problems.len() > PROBLEMS_LOGGED {
-        tracing::warn!(file = %shown, more = recording.problems.len() - PROBLEMS_LOGGED, "more lines skipped");
-    }
+pub fn load(path: &Path) -> Result<Mock, crate::record::OpenError> {
+    let (_, recording) = crate::record::open(path)?;
     let mock = Mock::new(&recording);
-    tracing::info!(file = %shown, answers = mock.answers(), "mock ready");
+    tracing::info!(file = %path.display(), answers = mock.answers(), "mock ready");
     Ok(mock)
 }
 

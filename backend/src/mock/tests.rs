@@ -91,9 +91,9 @@ async fn a_file_that_is_no_recording_is_refused() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("x.jsonl");
     std::fs::write(&file, "{\"hello\":1}\n").unwrap();
-    let e = super::load(&file).await.unwrap_err();
+    let e = super::load(&file).unwrap_err();
     assert!(e.to_string().contains("not a recording"), "{e}");
-    let e = super::load(&dir.join("missing.jsonl")).await.unwrap_err();
+    let e = super::load(&dir.join("missing.jsonl")).unwrap_err();
     assert!(e.to_string().contains("cannot read"), "{e}");
     let _ = std::fs::remove_dir_all(dir);
 }
