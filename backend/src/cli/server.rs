@@ -262,6 +262,7 @@ impl ServerArgs {
             | Target::Sse { url, mut headers }
             | Target::Auto { url, mut headers } => {
                 if let Err(e) = crate::upstream::remote::parse_url(&url) {
+                    let e = e.to_string();
                     return Err(ServerArgError::Url(if e.contains(&url) { e } else { format!("{who}: {e}") }));
                 }
                 for raw in &self.headers {

@@ -81,7 +81,8 @@ impl Bridge {
                         let url = target.url().map(str::to_owned);
                         self.upstream = Some(Upstream { server, events, url });
                     }
-                    Err(message) => {
+                    Err(e) => {
+                        let message = e.to_string();
                         tracing::warn!(%message, "server did not start");
                         out.push(event(RelayEvent::Error { message }));
                         out.push(event(RelayEvent::Closed { reason: "the server did not start".into() }));

@@ -114,7 +114,7 @@ impl Server {
         inherit: Inherit,
         events: EventSender,
         signing: Option<crate::auth::Signing>,
-    ) -> Result<(Server, RelayEvent), String> {
+    ) -> Result<(Server, RelayEvent), StartError> {
         match target {
             Target::Demo | Target::Stdio { .. } => {
                 let no_env = BTreeMap::new();
@@ -133,7 +133,7 @@ impl Server {
                 };
                 StdioUpstream::start(command, args, env, cwd, limits, events)
                     .map(|(s, ev)| (Server::Stdio(s), ev))
-                    .map_err(|e| format!("could not start {command:?}: {e}"))
+                    .map_err(|error| StartError::Spawn { command: command.clone(), error })
             }
             Target::Http { url, headers } | Target::Sse { url, headers } | Target::Auto { url, headers } => {
                 let mode = match target {
@@ -181,6 +181,23 @@ impl Server {
 /// Milliseconds since the Unix epoch, the relay's stamp on everything.
 pub fn now_ms() -> f64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64() * 1000.0).unwrap_or(0.0)
+}
+
+/// Why a server could not be started, or a remote one not set out for.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("could not start {command:?}: {error}")]
+    Spawn { command: String, error: std::io::Error },
+    #[error("{url:?} is not a valid URL: {reason}")]
+    NotUrl { url: String, reason: String },
+    #[error("only http and https URLs are supported, not {0}:")]
+    Scheme(String),
+    #[error("{0:?} is not a valid header name")]
+    HeaderName(String),
+    #[error("the value of header {0:?} is not valid")]
+    HeaderValue(String),
+    #[error("cannot make an HTTP client: {0}")]
+    Client(String),
 }
 
 /// Why a frame from the page was not forwarded.

@@ -46,7 +46,7 @@ use shared::relay::{Direction, Limits, RelayEvent, Transport};
 use tokio::sync::{mpsc, watch};
 
 use super::sse::TooLarge;
-use super::{EventSender, SendError, UpstreamEvent, now_ms, oversized};
+use super::{EventSender, SendError, StartError, UpstreamEvent, now_ms, oversized};
 use actor::Report;
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -114,23 +114,23 @@ pub fn masked(headers: &BTreeMap<String, String>) -> Vec<String> {
     headers.iter().map(|(k, v)| format!("{k}: {}", mask_value(v))).collect()
 }
 
-fn header_map(headers: &BTreeMap<String, String>) -> Result<HeaderMap, String> {
+fn header_map(headers: &BTreeMap<String, String>) -> Result<HeaderMap, StartError> {
     let mut map = HeaderMap::new();
     for (k, v) in headers {
-        let name =
-            HeaderName::from_bytes(k.trim().as_bytes()).map_err(|_| format!("{k:?} is not a valid header name"))?;
-        let value = HeaderValue::from_str(v.trim()).map_err(|_| format!("the value of header {k:?} is not valid"))?;
+        let name = HeaderName::from_bytes(k.trim().as_bytes()).map_err(|_| StartError::HeaderName(k.clone()))?;
+        let value = HeaderValue::from_str(v.trim()).map_err(|_| StartError::HeaderValue(k.clone()))?;
         map.insert(name, value);
     }
     Ok(map)
 }
 
 /// Checks a server URL: only `http` and `https`.
-pub fn parse_url(url: &str) -> Result<url::Url, String> {
-    let parsed = url::Url::parse(url.trim()).map_err(|e| format!("{url:?} is not a valid URL: {e}"))?;
+pub fn parse_url(url: &str) -> Result<url::Url, StartError> {
+    let parsed =
+        url::Url::parse(url.trim()).map_err(|e| StartError::NotUrl { url: url.to_owned(), reason: e.to_string() })?;
     match parsed.scheme() {
         "http" | "https" => Ok(parsed),
-        other => Err(format!("only http and https URLs are supported, not {other}:")),
+        other => Err(StartError::Scheme(other.to_owned())),
     }
 }
 
@@ -244,7 +244,7 @@ impl RemoteUpstream {
         headers: &BTreeMap<String, String>,
         limits: Limits,
         events: EventSender,
-    ) -> Result<(Self, RelayEvent), String> {
+    ) -> Result<(Self, RelayEvent), StartError> {
         Self::start_with(mode, url, headers, limits, events, Tuning::default(), None)
     }
 
@@ -256,7 +256,7 @@ impl RemoteUpstream {
         limits: Limits,
         events: EventSender,
         signing: Option<crate::auth::Signing>,
-    ) -> Result<(Self, RelayEvent), String> {
+    ) -> Result<(Self, RelayEvent), StartError> {
         Self::start_with(mode, url, headers, limits, events, Tuning::default(), signing)
     }
 
@@ -268,7 +268,7 @@ impl RemoteUpstream {
         events: crate::upstream::EventSender,
         tuning: Tuning,
         signing: Option<crate::auth::Signing>,
-    ) -> Result<(Self, RelayEvent), String> {
+    ) -> Result<(Self, RelayEvent), StartError> {
         let parsed = parse_url(url)?;
         let header_map = header_map(headers)?;
         // No client-wide read timeout: it would end idle SSE streams (see the module doc).
@@ -278,7 +278,7 @@ impl RemoteUpstream {
             .tcp_nodelay(true)
             .redirect(reqwest::redirect::Policy::none())
             .build()
-            .map_err(|e| format!("cannot make an HTTP client: {e}"))?;
+            .map_err(|e| StartError::Client(e.to_string()))?;
         let (frames, frames_rx) = super::queue::bounded(FRAMES_AHEAD, super::queue_bytes(limits));
         let (stop, stop_rx) = watch::channel(false);
         let (reports, reports_rx) = mpsc::unbounded_channel();

@@ -286,6 +286,7 @@ async fn refuses_bad_urls_headers_and_unreachable_servers() {
     assert!(
         RemoteUpstream::start(Mode::Http, "ftp://x/", &BTreeMap::new(), LIMITS, tx.clone())
             .unwrap_err()
+            .to_string()
             .contains("only http and https")
     );
     assert!(RemoteUpstream::start(Mode::Http, "not a url", &BTreeMap::new(), LIMITS, tx.clone()).is_err());
@@ -293,6 +294,7 @@ async fn refuses_bad_urls_headers_and_unreachable_servers() {
     assert!(
         RemoteUpstream::start(Mode::Http, "http://127.0.0.1:1/", &bad, LIMITS, tx.clone())
             .unwrap_err()
+            .to_string()
             .contains("not a valid header name")
     );
     // Nothing listens on port 1: a clear error, and the request fails.
