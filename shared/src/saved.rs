@@ -76,12 +76,24 @@ pub struct Imported {
     pub problems: Vec<String>,
 }
 
+/// Why nothing at all could be imported.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ImportError {
+    #[error(transparent)]
+    Config(#[from] crate::config::ConfigError),
+    #[error("the configuration lists no servers")]
+    Empty,
+    /// Every entry was broken: what was wrong with each.
+    #[error("{0}")]
+    NoneUsable(String),
+}
+
 /// Reads an `mcpServers` document pasted into the page. The page has no environment, so
 /// `${VAR}` references stay as written (the relay does not expand them either: fill them
 /// in before connecting). Fails only when nothing at all can be imported.
-pub fn import(text: &str) -> Result<Imported, String> {
+pub fn import(text: &str) -> Result<Imported, ImportError> {
     let keep_literal = |name: &str| Some(format!("${{{name}}}"));
-    let config = crate::config::read(text, &keep_literal).map_err(|e| e.to_string())?;
+    let config = crate::config::read(text, &keep_literal)?;
     let mut problems = config.warnings;
     let mut servers = Vec::new();
     for entry in config.servers {
@@ -94,9 +106,11 @@ pub fn import(text: &str) -> Result<Imported, String> {
         }
     }
     if servers.is_empty() {
-        let why =
-            if problems.is_empty() { "the configuration lists no servers".to_owned() } else { problems.join("; ") };
-        return Err(why);
+        return Err(if problems.is_empty() {
+            ImportError::Empty
+        } else {
+            ImportError::NoneUsable(problems.join("; "))
+        });
     }
     Ok(Imported { servers, problems })
 }
@@ -157,9 +171,9 @@ mod tests {
         assert_eq!(got.problems.len(), 2, "{:?}", got.problems);
         assert!(got.problems.iter().any(|p| p.contains("autoApprove")), "{:?}", got.problems);
         assert!(got.problems.iter().any(|p| p.starts_with("not imported: server \"bad\"")), "{:?}", got.problems);
-        assert!(import(r#"{"mcpServers": {"bad": {"command": 7}}}"#).unwrap_err().contains("bad"));
-        assert_eq!(import(r#"{"mcpServers": {}}"#).unwrap_err(), "the configuration lists no servers");
-        assert!(import("nope").unwrap_err().starts_with("not JSON"));
+        assert!(import(r#"{"mcpServers": {"bad": {"command": 7}}}"#).unwrap_err().to_string().contains("bad"));
+        assert_eq!(import(r#"{"mcpServers": {}}"#).unwrap_err().to_string(), "the configuration lists no servers");
+        assert!(import("nope").unwrap_err().to_string().starts_with("not JSON"));
     }
 
     #[test]

@@ -40,6 +40,20 @@ impl Failure {
     }
 }
 
+/// Signing in failed, at a step, after the server refused a request.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "signing in failed at {step}: {message} (the server answered HTTP {status}{})",
+    www.as_ref().map(|w| format!(", WWW-Authenticate: {w}")).unwrap_or_default()
+)]
+pub struct SignInFailed {
+    pub step: &'static str,
+    pub message: String,
+    pub status: u16,
+    /// The refusal's `WWW-Authenticate`, when it had one.
+    pub www: Option<String>,
+}
+
 /// What signing in learnt, kept between its runs.
 struct Memory {
     /// The authorization server of the current tokens.
@@ -141,7 +155,7 @@ impl Authorizer {
     /// A request sent with `used` was refused with `status` (401 or 403) and this
     /// `WWW-Authenticate`: signs in (again), after which the request may go again. An error
     /// says why not, and the page has been told the step that failed.
-    pub async fn challenged(&self, status: u16, www: Option<&str>, used: Option<&str>) -> Result<(), String> {
+    pub async fn challenged(&self, status: u16, www: Option<&str>, used: Option<&str>) -> Result<(), SignInFailed> {
         let mut memory = self.memory.lock().await;
         if self.bearer().as_deref() != used {
             // Another request signed in meanwhile: its token is the one to try.
@@ -163,8 +177,7 @@ impl Authorizer {
                     auth: AuthState::Failed { step: f.step.into(), message: f.message.clone() },
                 })
                 .await;
-                let www = www.map(|w| format!(", WWW-Authenticate: {w}")).unwrap_or_default();
-                Err(format!("signing in failed at {}: {} (the server answered HTTP {status}{www})", f.step, f.message))
+                Err(SignInFailed { step: f.step, message: f.message, status, www: www.map(str::to_owned) })
             }
         }
     }

@@ -68,7 +68,7 @@ pub fn SavedServers() -> impl IntoView {
                 store.notice(p);
             }
         }
-        Err(e) => error.set(Some(e)),
+        Err(e) => error.set(Some(e.to_string())),
     };
     let remove = move |_| {
         let name = chosen.get_untracked();

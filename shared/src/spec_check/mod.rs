@@ -41,6 +41,25 @@ impl Verdict {
     }
 }
 
+/// Why a message was not checked: the words that follow "not checked:".
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotChecked {
+    #[error("schemas not bundled in this build (no schema for {0})")]
+    NotBundled(Revision),
+    #[error("the bundled schema of {0} is not JSON: {1}")]
+    SchemaNotJson(Revision, String),
+    #[error("the schema of {0} has no definitions")]
+    NoDefinitions(Revision),
+    #[error("the schema of {0} does not compile here: {1}")]
+    DoesNotCompile(Revision, crate::schema::SchemaError),
+    #[error("the protocol revision is not known yet")]
+    RevisionUnknown,
+    #[error("larger than {0} MiB")]
+    TooLarge(usize),
+    #[error("not JSON ({0})")]
+    NotJson(String),
+}
+
 /// What a message is, as far as the choice of its definition goes.
 #[derive(Debug, Clone, Copy)]
 pub struct Message<'a> {
@@ -52,7 +71,7 @@ pub struct Message<'a> {
 
 /// Checks `value` against the schema of `revision`. `Err` says why it could not be checked
 /// (the schema is not bundled in this build, or did not compile).
-pub fn check(revision: Revision, message: Message, value: &Value) -> Result<Verdict, String> {
+pub fn check(revision: Revision, message: Message, value: &Value) -> Result<Verdict, NotChecked> {
     let checker = checker(revision)?;
     let first = checker.targets(message).into_iter().find_map(|(name, prefix)| {
         let at = if prefix.is_empty() { Some(value) } else { value.pointer(prefix) }?;
@@ -81,8 +100,8 @@ pub(crate) fn official_examples(dir: &str) -> Vec<(String, Value)> {
 }
 
 /// The compiled checker of `revision`, compiled on first use.
-fn checker(revision: Revision) -> Result<&'static Checker, String> {
-    static CHECKERS: [OnceLock<Result<Checker, String>>; Revision::ALL.len()] =
+fn checker(revision: Revision) -> Result<&'static Checker, NotChecked> {
+    static CHECKERS: [OnceLock<Result<Checker, NotChecked>>; Revision::ALL.len()] =
         [const { OnceLock::new() }; Revision::ALL.len()];
     let slot = Revision::ALL.iter().position(|r| *r == revision).unwrap_or_default();
     CHECKERS[slot].get_or_init(|| Checker::new(revision, bundle::BUNDLED)).as_ref().map_err(Clone::clone)
@@ -103,24 +122,23 @@ struct Checker {
 
 impl Checker {
     /// The checker of `revision` from the documents `bundled` (revision, text).
-    fn new(revision: Revision, bundled: &[(&str, &str)]) -> Result<Checker, String> {
+    fn new(revision: Revision, bundled: &[(&str, &str)]) -> Result<Checker, NotChecked> {
         let text = bundled
             .iter()
             .find(|(r, _)| *r == revision.as_str())
             .map(|(_, text)| *text)
-            .ok_or_else(|| format!("schemas not bundled in this build (no schema for {revision})"))?;
-        let doc: Value =
-            serde_json::from_str(text).map_err(|e| format!("the bundled schema of {revision} is not JSON: {e}"))?;
+            .ok_or(NotChecked::NotBundled(revision))?;
+        let doc: Value = serde_json::from_str(text).map_err(|e| NotChecked::SchemaNotJson(revision, e.to_string()))?;
         // Drafts 7 (up to 2025-06-18) write `definitions`, 2020-12 writes `$defs`.
         let (key, defs) = ["$defs", "definitions"]
             .into_iter()
             .find_map(|k| doc.get(k).and_then(Value::as_object).map(|d| (k, d)))
-            .ok_or_else(|| format!("the schema of {revision} has no definitions"))?;
+            .ok_or(NotChecked::NoDefinitions(revision))?;
         let names: Vec<&String> = defs.keys().collect();
         let locations: Vec<String> = names.iter().map(|n| crate::pointer::child(&format!("/{key}"), n)).collect();
         let refs: Vec<&str> = locations.iter().map(String::as_str).collect();
-        let (schema, ids) = Schema::compile_entries(&doc, &refs)
-            .map_err(|e| format!("the schema of {revision} does not compile here: {e}"))?;
+        let (schema, ids) =
+            Schema::compile_entries(&doc, &refs).map_err(|e| NotChecked::DoesNotCompile(revision, e))?;
         let entries = names.iter().map(|n| (*n).clone()).zip(ids).collect();
         let mut by_method: HashMap<String, Vec<String>> = HashMap::new();
         for (name, def) in defs {

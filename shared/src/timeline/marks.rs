@@ -8,11 +8,10 @@ use super::{Row, RowDirection, RowKind, Timeline};
 use crate::jsonrpc::Kind;
 use crate::relay::Direction;
 use crate::revision::Revision;
-use crate::spec_check::{self, Message, Verdict};
+use crate::spec_check::{self, Message, NotChecked, Verdict};
 
-/// A row's mark: the verdict, or why the row was not checked (a phrase that follows
-/// "not checked:").
-pub type Mark = Result<Verdict, String>;
+/// A row's mark: the verdict, or why the row was not checked.
+pub type Mark = Result<Verdict, NotChecked>;
 
 /// Messages larger than this are not checked: parsing and walking them again would cost a
 /// moment a person notices, for a rule they can read in the detail anyway.
@@ -69,7 +68,7 @@ impl Timeline {
         let row = self.rows.get(seq)?;
         let kind = message_kind(row)?;
         let Some(revision) = self.revision else {
-            return Some(Err("the protocol revision is not known yet".to_owned()));
+            return Some(Err(NotChecked::RevisionUnknown));
         };
         Some(row.mark.get_or_init(|| check_row(row, kind, revision)).clone())
     }
@@ -88,10 +87,10 @@ fn message_kind(row: &Row) -> Option<Kind> {
 
 fn check_row(row: &Row, kind: Kind, revision: Revision) -> Mark {
     if row.raw.len() > MAX_CHECKED_BYTES {
-        return Err(format!("larger than {} MiB", MAX_CHECKED_BYTES / (1024 * 1024)));
+        return Err(NotChecked::TooLarge(MAX_CHECKED_BYTES / (1024 * 1024)));
     }
     let direction = if row.direction == RowDirection::Out { Direction::Out } else { Direction::In };
-    let value: Value = serde_json::from_str(&row.raw).map_err(|e| format!("not JSON ({e})"))?;
+    let value: Value = serde_json::from_str(&row.raw).map_err(|e| NotChecked::NotJson(e.to_string()))?;
     spec_check::check(revision, Message { direction, kind, method: row.method.as_deref() }, &value)
 }
 
@@ -105,7 +104,7 @@ mod tests {
             None => "-".to_owned(),
             Some(Ok(Verdict::Valid)) => "valid".to_owned(),
             Some(Ok(Verdict::Invalid { pointer, rule })) => format!("invalid {pointer}: {rule}"),
-            Some(Err(why)) => why,
+            Some(Err(why)) => why.to_string(),
         }
     }
 

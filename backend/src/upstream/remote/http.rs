@@ -83,9 +83,9 @@ pub(super) async fn post(ctx: Ctx, mut p: Post) {
         let www = resp.headers().get(WWW_AUTHENTICATE).and_then(|v| v.to_str().ok()).map(str::to_owned);
         let code = resp.status().as_u16();
         drop(resp);
-        if let Err(message) = auth.challenged(code, www.as_deref(), token.as_deref()).await {
+        if let Err(failed) = auth.challenged(code, www.as_deref(), token.as_deref()).await {
             drop(p.hold.take());
-            ctx.error(message).await;
+            ctx.error(failed.to_string()).await;
             return ctx.fail_request(p.request_id, "the server wants a sign-in, which failed").await;
         }
     };
