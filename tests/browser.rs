@@ -1,7 +1,6 @@
 //! Headless Chromium through chromedriver (both from Debian), driven with fantoccini, and
 //! helpers that address the page only through its `data-testid` hooks.
 
-use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -58,21 +57,12 @@ impl Browser {
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         #[allow(clippy::disallowed_methods, reason = "tests start chromedriver")]
         let mut driver = Driver(cmd.spawn().context("starting chromedriver")?);
-        let stdout = driver.0.stdout.take().expect("piped");
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                // "ChromeDriver was started successfully on port 39523."
-                if let Some((_, port)) = line.split_once("started successfully on port ") {
-                    let _ = tx.send(port.trim_end_matches('.').trim().parse::<u16>().ok());
-                }
-            }
-        });
-        let port = rx
-            .recv_timeout(Duration::from_secs(30))
-            .ok()
-            .flatten()
-            .context("chromedriver did not say its port within 30 s")?;
+        let stdout = crate::lines(driver.0.stdout.take().expect("piped"));
+        // "ChromeDriver was started successfully on port 39523."
+        let port = crate::first_line(&stdout, Duration::from_secs(30), |l| {
+            l.split_once("started successfully on port ")?.1.trim_end_matches('.').trim().parse::<u16>().ok()
+        })
+        .context("chromedriver did not say its port within 30 s")?;
 
         let profile = std::env::temp_dir().join(format!("mcp-playground-e2e-{}-{port}", std::process::id()));
         let mut caps = serde_json::Map::new();

@@ -18,6 +18,34 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 
+/// The lines of a child's pipe as a channel, read on a thread of its own to the pipe's end
+/// (a child never blocks on a full pipe, whether or not anyone still listens).
+pub fn lines(pipe: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Receiver<String> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(pipe).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    rx
+}
+
+/// The first value `pick` finds in a line of `rx` within `within` (lines before it are
+/// passed over); `None` when none came in time.
+pub fn first_line<T>(
+    rx: &std::sync::mpsc::Receiver<String>,
+    within: Duration,
+    pick: impl Fn(&str) -> Option<T>,
+) -> Option<T> {
+    let until = std::time::Instant::now() + within;
+    loop {
+        let line = rx.recv_timeout(until.saturating_duration_since(std::time::Instant::now())).ok()?;
+        if let Some(found) = pick(&line) {
+            return Some(found);
+        }
+    }
+}
+
 /// The workspace root.
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ has a parent").to_path_buf()
@@ -112,17 +140,9 @@ impl Playground {
         cmd.stdout(Stdio::piped()).stderr(Stdio::inherit()).stdin(Stdio::null());
         #[allow(clippy::disallowed_methods, reason = "tests start the real binary")]
         let mut child = cmd.spawn().with_context(|| format!("starting {}", bin.display()))?;
-        let stdout = child.stdout.take().expect("piped");
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let mut lines = BufReader::new(stdout).lines();
-            if let Some(Ok(line)) = lines.next() {
-                let _ = tx.send(line);
-            }
-            // Keep draining so the relay never blocks on a full pipe.
-            for _ in lines {}
-        });
-        let line = rx.recv_timeout(Duration::from_secs(30)).context("the relay printed no URL line within 30 s")?;
+        let stdout = lines(child.stdout.take().expect("piped"));
+        let line = first_line(&stdout, Duration::from_secs(30), |l| Some(l.to_owned()))
+            .context("the relay printed no URL line within 30 s")?;
         let url = line
             .strip_prefix("MCP Playground: ")
             .with_context(|| format!("unexpected first line: {line:?}"))?
@@ -268,17 +288,10 @@ impl NodeServer {
         cmd.stdout(Stdio::piped());
         #[allow(clippy::disallowed_methods, reason = "tests start real servers")]
         let mut child = cmd.spawn().with_context(|| format!("starting {what}"))?;
-        let stdout = child.stdout.take().expect("piped");
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let mut lines = BufReader::new(stdout).lines().map_while(Result::ok);
-            let port =
-                lines.find_map(|l| l.strip_prefix("loopback: listening on 127.0.0.1:")?.trim().parse::<u16>().ok());
-            let _ = tx.send(port);
-            // Keep draining so the server never blocks on a full pipe.
-            for _ in lines {}
+        let stdout = lines(child.stdout.take().expect("piped"));
+        let port = first_line(&stdout, Duration::from_secs(30), |l| {
+            l.strip_prefix("loopback: listening on 127.0.0.1:")?.trim().parse::<u16>().ok()
         });
-        let port = rx.recv_timeout(Duration::from_secs(30)).ok().flatten();
         let Some(port) = port else {
             let _ = child.kill();
             bail!("{what} did not say which port it listens on within 30 s");

@@ -119,16 +119,9 @@ fn the_command_line_calls_a_mock_over_stdio() -> Result<()> {
 fn the_command_line_lists_a_mock_over_streamable_http() -> Result<()> {
     let rec = record("http")?;
     let mut child = mock_process(&[&path(&rec.echo), "--port", "0"])?;
-    let out = child.0.stdout.take().context("stdout")?;
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut lines = BufReader::new(out).lines();
-        if let Some(Ok(line)) = lines.next() {
-            let _ = tx.send(line);
-        }
-        for _ in lines {}
-    });
-    let line = rx.recv_timeout(Duration::from_secs(30)).context("the mock printed no URL within 30 s")?;
+    let out = tests::lines(child.0.stdout.take().context("stdout")?);
+    let line = tests::first_line(&out, Duration::from_secs(30), |l| Some(l.to_owned()))
+        .context("the mock printed no URL within 30 s")?;
     let url = line.strip_prefix("MCP mock: ").with_context(|| format!("unexpected line {line:?}"))?;
     ensure!(url.starts_with("http://127.0.0.1:") && url.ends_with("/mcp"), "{url}");
     let r = run(&["tools", "--json", url])?;

@@ -2,7 +2,6 @@
 //! saw it (secrets masked), `call --record FILE` writes the headless session, and `play FILE`
 //! serves a recording back to the page.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -185,21 +184,10 @@ impl Player {
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
         #[allow(clippy::disallowed_methods, reason = "tests start the real binary")]
         let mut child = cmd.spawn().context("starting mcp-playground play")?;
-        let (out_tx, out_rx) = std::sync::mpsc::channel();
-        let stdout = child.stdout.take().expect("piped");
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let _ = out_tx.send(line);
-            }
-        });
-        let (err_tx, stderr) = std::sync::mpsc::channel();
-        let err = child.stderr.take().expect("piped");
-        std::thread::spawn(move || {
-            for line in BufReader::new(err).lines().map_while(Result::ok) {
-                let _ = err_tx.send(line);
-            }
-        });
-        let line = out_rx.recv_timeout(Duration::from_secs(30)).context("play printed no URL line within 30 s")?;
+        let stdout = tests::lines(child.stdout.take().expect("piped"));
+        let stderr = tests::lines(child.stderr.take().expect("piped"));
+        let line = tests::first_line(&stdout, Duration::from_secs(30), |l| Some(l.to_owned()))
+            .context("play printed no URL line within 30 s")?;
         let url = line.strip_prefix("MCP Playground: ").with_context(|| format!("unexpected line {line:?}"))?;
         let base = url.split("/?").next().unwrap_or(url).to_owned();
         Ok(Self { child, base, stderr })
