@@ -24,17 +24,23 @@ pub async fn connected(pg: Playground) -> Result<(Playground, Browser)> {
 /// Clicks Connect and waits for `connected` (failing fast with the page's reason on `error`).
 pub async fn connect(b: &Browser) -> Result<()> {
     b.id("connect-button").await?.click().await?;
+    let (state, text) = connection_becomes(b, &["connected", "error"], Duration::from_secs(30)).await?;
+    ensure!(state == "connected", "connection failed: {text}");
+    Ok(())
+}
+
+/// Waits until the connection status is one of `states`; the state and what it says.
+pub async fn connection_becomes(b: &Browser, states: &[&str], within: Duration) -> Result<(String, String)> {
     let status = b.id("connection-status").await?;
-    let state = eventually(Duration::from_secs(30), "the connection", || {
+    let state = eventually(within, &format!("the connection to be {}", states.join(" or ")), || {
         let status = status.clone();
         async move {
             let state = status.attr("data-state").await?.unwrap_or_default();
-            Ok(matches!(state.as_str(), "connected" | "error").then_some(state))
+            Ok(states.contains(&state.as_str()).then_some(state))
         }
     })
     .await?;
-    ensure!(state == "connected", "connection failed: {}", status.text().await?);
-    Ok(())
+    Ok((state, status.text().await?))
 }
 
 /// Names of the listed tools, once the list is not empty.

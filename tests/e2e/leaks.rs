@@ -33,11 +33,7 @@ async fn disconnect_ends_the_server_process() -> Result<()> {
 
     b.id("connect-button").await?.click().await?;
     all_gone(&pids).await?;
-    let status = b.id("connection-status").await?;
-    eventually(Duration::from_secs(10), "disconnected state", || async {
-        Ok((status.attr("data-state").await?.as_deref() == Some("disconnected")).then_some(()))
-    })
-    .await?;
+    page::connection_becomes(&b, &["disconnected"], Duration::from_secs(10)).await?;
     // The timeline tells the end too.
     let rows = page::timeline(&b).await?;
     ensure!(rows.iter().any(|r| r.direction == "relay" && r.method == "exited"), "no exit event in the timeline");

@@ -125,7 +125,7 @@ fn cli_speaks_each_revision_over_http_and_2024_over_legacy_sse() -> Result<()> {
 #[tokio::test]
 async fn page_pins_2025_03_26_and_shows_it() -> anyhow::Result<()> {
     use std::time::Duration;
-    use tests::{Playground, eventually};
+    use tests::Playground;
 
     let entry = everything()?;
     let (_pg, b) = page::open(Playground::start(&["node", &entry, "stdio"])?).await?;
@@ -136,15 +136,7 @@ async fn page_pins_2025_03_26_and_shows_it() -> anyhow::Result<()> {
     // page says why nothing more is tried.
     b.set_value(&select, "2026-07-28").await?;
     b.id("connect-button").await?.click().await?;
-    let status = b.id("connection-status").await?;
-    let text = eventually(Duration::from_secs(10), "the refusal", || {
-        let status = status.clone();
-        async move {
-            let state = status.attr("data-state").await?.unwrap_or_default();
-            Ok(if state == "error" { Some(status.text().await?) } else { None })
-        }
-    })
-    .await?;
+    let (_, text) = page::connection_becomes(&b, &["error"], Duration::from_secs(10)).await?;
     ensure!(text.contains("pinned 2026-07-28, but the server refused server/discover"), "{text}");
 
     b.set_value(&select, "2025-03-26").await?;

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use anyhow::{Result, ensure};
-use tests::{Browser, NodeServer, Playground, eventually};
+use tests::{Browser, NodeServer, Playground};
 
 use tests::page;
 
@@ -56,11 +56,7 @@ async fn legacy_sse_and_auto_detection() -> Result<()> {
 
     // The same URL with the transport left to detection falls back to SSE and says so.
     b.id("connect-button").await?.click().await?;
-    let status = b.id("connection-status").await?;
-    eventually(Duration::from_secs(10), "disconnected", || async {
-        Ok((status.attr("data-state").await?.as_deref() == Some("disconnected")).then_some(()))
-    })
-    .await?;
+    page::connection_becomes(&b, &["disconnected"], Duration::from_secs(10)).await?;
     b.id("connect-transport").await?.select_by_value("auto").await?;
     page::connect(&b).await?;
     ensure!(b.id("notices").await?.text().await?.contains("falling back to the legacy HTTP+SSE"));
@@ -104,13 +100,7 @@ async fn python_server_requires_its_bearer_token() -> Result<()> {
     let (_pg, b) = page::open(Playground::start_with(&["--url", &url, "--transport", "http"], &[])?).await?;
     // Without the header: refused, and the page says why.
     b.id("connect-button").await?.click().await?;
-    let status = b.id("connection-status").await?;
-    let state = eventually(Duration::from_secs(20), "a refusal", || async {
-        let s = status.attr("data-state").await?.unwrap_or_default();
-        Ok((s == "error").then_some(s))
-    })
-    .await?;
-    let why = status.text().await?;
+    let (state, why) = page::connection_becomes(&b, &["error"], Duration::from_secs(20)).await?;
     ensure!(
         state == "error" && why.contains("401") && why.contains("WWW-Authenticate"),
         "refusal not explained: {why}"
