@@ -17,7 +17,6 @@ Usage:
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 from datetime import date, datetime, timedelta
 from enum import Enum
@@ -26,7 +25,7 @@ from typing import Annotated, Literal, Optional
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
 
-from loopback import serve
+import loopback
 
 server = MCPServer(
     name="python-pydantic",
@@ -401,27 +400,15 @@ def convert_temperature(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="Pydantic-typed test MCP server.")
-    parser.add_argument(
-        "transport",
-        nargs="?",
-        default="stdio",
-        choices=["stdio", "streamable-http"],
-        help="transport to serve on (default: stdio)",
-    )
-    parser.add_argument("--port", type=int, default=8000, help="port for streamable-http (binds 127.0.0.1; 0 picks one and says which)")
+    parser = loopback.arguments("Pydantic-typed test MCP server.")
     parser.add_argument(
         "--require-bearer",
         metavar="TOKEN",
         help="streamable-http: refuse requests without 'Authorization: Bearer TOKEN' (401)",
     )
     args = parser.parse_args()
-    if args.transport == "stdio":
-        server.run()
-    elif args.require_bearer is None:
-        serve(server.streamable_http_app(), args.port)
-    else:
-        serve(require_bearer(server.streamable_http_app(), args.require_bearer), args.port)
+    token = args.require_bearer
+    loopback.run(server, args, (lambda app: require_bearer(app, token)) if token else (lambda app: app))
 
 
 def require_bearer(app, token: str):

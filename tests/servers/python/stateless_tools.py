@@ -24,7 +24,6 @@ Usage:
 
 from __future__ import annotations
 
-import argparse
 from typing import Annotated
 
 from mcp.server.caching import CacheHint
@@ -33,7 +32,7 @@ from mcp.server.mcpserver.resolve import Elicit, Resolve
 from mcp_types import Tool
 from pydantic import BaseModel, Field
 
-from loopback import serve
+import loopback
 
 
 class StatelessServer(MCPServer):
@@ -97,20 +96,7 @@ def regional_time(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="2026-07-28 test MCP server.")
-    parser.add_argument(
-        "transport",
-        nargs="?",
-        default="stdio",
-        choices=["stdio", "streamable-http"],
-        help="transport to serve on (default: stdio)",
-    )
-    parser.add_argument("--port", type=int, default=8000, help="port for streamable-http (binds 127.0.0.1; 0 picks one and says which)")
-    args = parser.parse_args()
-    if args.transport == "stdio":
-        server.run()
-    else:
-        serve(server.streamable_http_app(), args.port)
+    loopback.run(server, loopback.arguments("2026-07-28 test MCP server.").parse_args())
 
 
 if __name__ == "__main__":
