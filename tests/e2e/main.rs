@@ -10,6 +10,7 @@ mod config;
 mod conformance;
 mod conformance_auth;
 mod demo;
+mod dialogs;
 mod environment;
 mod everything;
 mod forms;

@@ -7,7 +7,6 @@
 use leptos::prelude::*;
 use shared::asks::{self, AskKind, ElicitAnswer, Elicitation, SampleAnswer, SamplingRequest, ServerAsk};
 use shared::jsonrpc::Id;
-use wasm_bindgen::JsCast;
 
 use super::form::FormFields;
 use super::json::pretty;
@@ -43,22 +42,6 @@ fn provenance(id: String, method: &'static str, waiting: Signal<usize>) -> impl 
     }
 }
 
-/// Puts the focus on the first field of the dialog, else on `fallback` (a selector).
-fn focus_first(dialog: NodeRef<leptos::html::Div>, fallback: &'static str) {
-    dialog.on_load(move |el| {
-        request_animation_frame(move || {
-            let target = el
-                .query_selector("[data-testid=field]")
-                .ok()
-                .flatten()
-                .or_else(|| el.query_selector(fallback).ok().flatten());
-            if let Some(t) = target.and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) {
-                let _ = t.focus();
-            }
-        });
-    });
-}
-
 #[component]
 fn ElicitationDialog(id: Id, elicitation: Elicitation, waiting: Signal<usize>) -> impl IntoView {
     let store = expect_context::<Store>();
@@ -84,16 +67,12 @@ fn ElicitationDialog(id: Id, elicitation: Elicitation, waiting: Signal<usize>) -
         accept(ElicitAnswer::Accept(content));
     };
     let invalid = move || mode == "form" && !args.violations.with(Vec::is_empty);
+    let dialog = NodeRef::new();
     let on_key = {
         let cancel = cancel.clone();
-        move |ev: web_sys::KeyboardEvent| {
-            if ev.key() == "Escape" {
-                cancel(ElicitAnswer::Cancel);
-            }
-        }
+        let first = "[data-testid=field], [data-testid=elicitation-accept]";
+        super::modal::own_keyboard(dialog, first, move || cancel(ElicitAnswer::Cancel))
     };
-    let dialog = NodeRef::new();
-    focus_first(dialog, "[data-testid=elicitation-accept]");
     view! {
         <div class="modal-backdrop" on:keydown=on_key>
             <div class="modal ask" role="dialog" aria-modal="true" aria-labelledby="ask-title" node_ref=dialog
@@ -156,14 +135,18 @@ fn SamplingDialog(id: Id, request: SamplingRequest, waiting: Signal<usize>) -> i
             send(SampleAnswer::Reply(text));
         }
     };
+    let dialog = NodeRef::new();
     let on_key = {
         let (send, decline) = (send.clone(), decline.clone());
+        let keys =
+            super::modal::own_keyboard(dialog, "[data-testid=sampling-reply]", move || decline(SampleAnswer::Decline));
         move |ev: web_sys::KeyboardEvent| {
-            if ev.key() == "Escape" {
-                decline(SampleAnswer::Decline);
-            } else if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
+            if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
                 ev.prevent_default();
+                ev.stop_propagation();
                 send();
+            } else {
+                keys(ev);
             }
         }
     };
@@ -190,8 +173,6 @@ fn SamplingDialog(id: Id, request: SamplingRequest, waiting: Signal<usize>) -> i
             </details>
         }
     });
-    let dialog = NodeRef::new();
-    focus_first(dialog, "[data-testid=sampling-reply]");
     view! {
         <div class="modal-backdrop" on:keydown=on_key>
             <div class="modal ask" role="dialog" aria-modal="true" aria-labelledby="ask-title" node_ref=dialog

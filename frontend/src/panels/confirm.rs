@@ -46,15 +46,14 @@ pub fn ConfirmDialog() -> impl IntoView {
                 })
                 .collect_view();
             let args = pretty(&c.arguments);
-            let on_key = move |ev: web_sys::KeyboardEvent| {
-                if ev.key() == "Escape" {
-                    store.confirm_cancel();
-                }
-            };
+            // A tool that may destroy starts on Cancel: an Enter meant for elsewhere sends nothing.
+            let first = if hints.destructive { "[data-testid=confirm-cancel]" } else { "[data-testid=confirm-accept]" };
+            let dialog = NodeRef::new();
+            let on_key = super::modal::own_keyboard(dialog, first, move || store.confirm_cancel());
             view! {
                 <div class="modal-backdrop" on:keydown=on_key>
                     <div class="modal" role="dialog" aria-modal="true" aria-labelledby="confirm-title" data-testid="confirm-dialog"
-                        data-tool-name=c.tool.name.clone()>
+                        data-tool-name=c.tool.name.clone() node_ref=dialog>
                         <h2 id="confirm-title">"Call " <span class="mono">{c.tool.name.clone()}</span> "?"</h2>
                         <p class="hint">{c.tool.display_name().to_owned()}</p>
                         <div class="badges">{badges}</div>
@@ -63,7 +62,7 @@ pub fn ConfirmDialog() -> impl IntoView {
                         <pre class="code" data-testid="confirm-arguments">{args}</pre>
                         <div class="actions">
                             <button class="button" data-testid="confirm-cancel" on:click=move |_| store.confirm_cancel()>"Cancel"</button>
-                            <button class="button primary" data-testid="confirm-accept" autofocus=true
+                            <button class="button primary" data-testid="confirm-accept"
                                 on:click=move |_| store.confirm_accept()>"Call tool"</button>
                         </div>
                     </div>

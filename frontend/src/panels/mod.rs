@@ -7,6 +7,7 @@ pub mod connection;
 pub mod form;
 pub mod header;
 pub mod json;
+pub mod modal;
 pub mod notices;
 pub mod recording;
 pub mod relay_banner;

@@ -142,9 +142,14 @@ fn ReplayConfirmDialog() -> impl IntoView {
     move || {
         store.replay_confirm.get().map(|c| {
             let n = c.calls.len();
+            let dialog = NodeRef::new();
+            // Skipping is the safe answer, and what Esc means.
+            let on_key =
+                super::modal::own_keyboard(dialog, "[data-testid=confirm-cancel]", move || store.replay_confirmed(false));
             view! {
-                <div class="modal-backdrop">
-                    <div class="modal" role="dialog" aria-modal="true" data-testid="confirm-dialog" data-replay="true">
+                <div class="modal-backdrop" on:keydown=on_key>
+                    <div class="modal" role="dialog" aria-modal="true" data-testid="confirm-dialog" data-replay="true"
+                        node_ref=dialog>
                         <h2>{format!("Send {n} recorded call{} that may write again?", if n == 1 { "" } else { "s" })}</h2>
                         <p class="hint small">"The recording calls tools the server does not mark read-only. They run against the live server exactly as below."</p>
                         <div data-testid="confirm-arguments">
