@@ -47,6 +47,18 @@ async fn an_elicitation_is_answered_in_a_form_dialog_then_declined() -> Result<(
         .as_bool()
         .unwrap_or(false);
     ensure!(focused, "the first field has the focus");
+    // Tab goes round the dialog (its fields and buttons), never out to the page behind it.
+    for _ in 0..12 {
+        b.client.active_element().await?.send_keys("\u{e004}").await?;
+        let inside = b
+            .client
+            .execute(
+                "return document.querySelector('[data-testid=elicitation-dialog]').contains(document.activeElement)",
+                vec![],
+            )
+            .await?;
+        ensure!(inside.as_bool() == Some(true), "Tab left the elicitation dialog");
+    }
     b.set_value(&name, "Ann Example").await?;
     b.screenshot("elicitation-dialog").await?;
     b.id("elicitation-accept").await?.click().await?;
