@@ -9,6 +9,7 @@ mod cli;
 mod config;
 mod conformance;
 mod conformance_auth;
+mod connecting;
 mod demo;
 mod dialogs;
 mod environment;

@@ -5,7 +5,7 @@
 use crate::asks::{self, ElicitAnswer, SampleAnswer, ServerAsk};
 use crate::jsonrpc::Id;
 
-use super::{Refused, Session};
+use super::{ConnState, Refused, Session};
 
 impl Session {
     /// The server's requests waiting for an answer, oldest first: the page shows the first.
@@ -21,7 +21,10 @@ impl Session {
     /// Offers these roots from now on; a connected server is told they changed.
     pub fn set_roots(&mut self, roots: Vec<String>) {
         self.roots = roots.clone();
-        if let Some(frame) = self.client.set_roots(roots) {
+        // Only a live server is told: after a connection ended, a notification would reach
+        // the relay with no server, and its refusal would fail the next connect.
+        let changed = self.client.set_roots(roots);
+        if let Some(frame) = changed.filter(|_| *self.conn() == ConnState::Connected) {
             self.send_frame(frame);
         }
     }

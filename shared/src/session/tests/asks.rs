@@ -119,4 +119,15 @@ fn roots_are_listed_and_their_changes_announced() {
     assert_eq!(frames, [r#"{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}"#]);
     h.server_says(r#"{"jsonrpc":"2.0","id":"r2","method":"roots/list"}"#);
     assert_eq!(h.flush().0, [r#"{"jsonrpc":"2.0","id":"r2","result":{"roots":[]}}"#]);
+
+    // Once the connection is over, new roots wait for the next one: nothing goes to a relay
+    // with no server (its refusal used to fail the next connect).
+    h.event(RelayEvent::Closed { reason: "disconnected".into() });
+    h.flush();
+    h.s.set_roots(vec!["file:///srv/b".into()]);
+    let (frames, others, _) = h.flush();
+    assert!(frames.is_empty() && others.is_empty(), "{frames:?} {others:?}");
+    h.s.connect_with(Target::Demo, crate::session::tests_pin(), false);
+    let (frames, others, _) = h.flush();
+    assert!(frames.is_empty() && matches!(others.as_slice(), [ClientMsg::Connect { .. }]), "{frames:?} {others:?}");
 }

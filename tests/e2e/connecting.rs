@@ -1,0 +1,25 @@
+//! Connecting works the first time (issue 23, item 3): roots edited while no server is
+//! connected are kept for the next connection, and never sent to a relay with no server
+//! (whose refusal used to fail the connect that the same click started).
+
+use std::time::Duration;
+
+use anyhow::{Result, ensure};
+use tests::{Playground, page};
+
+#[tokio::test]
+async fn editing_the_roots_then_clicking_connect_connects() -> Result<()> {
+    let (_pg, b) = page::connected(Playground::start(&[])?).await?;
+    b.id("connect-button").await?.click().await?;
+    page::connection_becomes(&b, &["disconnected"], Duration::from_secs(10)).await?;
+    // Typed, not yet committed: the click on Connect blurs the editor, which commits it.
+    let roots = b.id("roots-editor").await?;
+    roots.click().await?;
+    roots.send_keys("file:///tmp/project").await?;
+    b.id("connect-button").await?.click().await?;
+    let (state, text) = page::connection_becomes(&b, &["connected", "error"], Duration::from_secs(30)).await?;
+    ensure!(state == "connected", "the first click failed: {text}");
+    ensure!(b.id("roots-editor").await?.prop("value").await?.as_deref() == Some("file:///tmp/project"));
+    b.close().await?;
+    Ok(())
+}
