@@ -123,16 +123,17 @@ impl Tool {
             .unwrap_or(&self.name)
     }
 
-    /// Whether the tool matches a filter typed by a person (name, title, description).
+    /// Whether the tool matches a filter typed by a person: every word of it, in any order,
+    /// somewhere in the name, the title or the description (`slack arch` finds
+    /// `slack_archive_channel`), in any case.
     pub fn matches(&self, filter: &str) -> bool {
-        let needle = filter.trim().to_lowercase();
-        if needle.is_empty() {
-            return true;
-        }
-        [Some(self.name.as_str()), self.title.as_deref(), self.description.as_deref()]
+        let text: String = [Some(self.name.as_str()), self.title.as_deref(), self.description.as_deref()]
             .into_iter()
             .flatten()
-            .any(|s| s.to_lowercase().contains(&needle))
+            .collect::<Vec<_>>()
+            .join("\n")
+            .to_lowercase();
+        filter.split_whitespace().all(|word| text.contains(&word.to_lowercase()))
     }
 }
 

@@ -2,6 +2,7 @@
 //! order, classified, with requests and responses paired and timed.
 
 mod marks;
+mod subject;
 
 use std::sync::OnceLock;
 
@@ -97,6 +98,8 @@ pub struct Row {
     pub auth: Option<AuthRow>,
     /// What the row reads as, where its method says too little (sign-in rows).
     pub summary: Option<String>,
+    /// What a request (and its answer) is about: its tool, resource or prompt.
+    pub subject: Option<String>,
 }
 
 /// The rows of one session, with the bookkeeping that pairs them.
@@ -171,15 +174,18 @@ impl Timeline {
         };
         let mut partner = None;
         let mut duration_ms = None;
+        let mut subject = None;
         match (kind, &id) {
             (RowKind::Request, Some(id)) => {
                 self.open.open(direction, id.clone(), seq);
+                subject = method.as_deref().and_then(|m| subject::of(m, &frame));
             }
             (RowKind::Response | RowKind::Error, Some(id)) => {
                 if let Some(req) = self.open.answer(direction, id) {
                     let request = &mut self.rows[req];
                     request.partner = Some(seq);
                     method = request.method.clone();
+                    subject = request.subject.clone();
                     partner = Some(req);
                     duration_ms = Some(at_ms - request.at_ms);
                 }
@@ -201,6 +207,7 @@ impl Timeline {
             mark,
             auth: None,
             summary: None,
+            subject,
         });
         self.notice_revision(seq);
         seq
@@ -232,6 +239,7 @@ impl Timeline {
             mark: OnceLock::new(),
             auth,
             summary,
+            subject: None,
         });
         seq
     }
@@ -314,6 +322,7 @@ impl Prepared<'_> {
             && (self.needle.is_empty()
                 || r.method.as_deref().is_some_and(|m| m.to_lowercase().contains(&self.needle))
                 || r.summary.as_deref().is_some_and(|m| m.to_lowercase().contains(&self.needle))
+                || r.subject.as_deref().is_some_and(|s| s.to_lowercase().contains(&self.needle))
                 || r.id.as_ref().is_some_and(|id| id_text(id) == self.needle))
     }
 }
@@ -380,9 +389,21 @@ pub struct RowView {
     pub auth: Option<AuthRow>,
     /// What the row reads as instead of its method (sign-in rows).
     pub summary: Option<String>,
+    /// What a request and its answer are about (a tool, a resource, a prompt).
+    pub subject: Option<String>,
 }
 
 impl RowView {
+    /// The row's words: its summary, else its method with its subject
+    /// (`tools/call · submit_order`).
+    pub fn label(&self) -> String {
+        match (&self.summary, &self.subject) {
+            (Some(summary), _) => summary.clone(),
+            (None, Some(subject)) => format!("{} · {subject}", self.method),
+            (None, None) => self.method.clone(),
+        }
+    }
+
     fn new(row: &Row, start_ms: f64, schema: Option<Verdict>) -> Self {
         Self {
             seq: row.seq,
@@ -397,6 +418,7 @@ impl RowView {
             schema,
             auth: row.auth,
             summary: row.summary.clone(),
+            subject: row.subject.clone(),
         }
     }
 }
@@ -423,6 +445,31 @@ mod tests {
             })
             .collect::<Vec<_>>()
             .join("\n")
+    }
+
+    #[test]
+    fn a_call_and_its_answer_name_their_tool_and_the_filter_finds_it() {
+        let mut t = Timeline::new();
+        let call = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"submit_order","arguments":{}}}"#;
+        t.push_message(Direction::Out, 1.0, 0, call.into());
+        t.push_message(Direction::In, 2.0, 0, r#"{"jsonrpc":"2.0","id":7,"result":{"content":[]}}"#.into());
+        let read = r#"{"jsonrpc":"2.0","id":8,"method":"resources/read","params":{"uri":"file:///notes.md"}}"#;
+        t.push_message(Direction::Out, 3.0, 0, read.into());
+        t.push_message(Direction::Out, 4.0, 0, r#"{"jsonrpc":"2.0","id":9,"method":"tools/list"}"#.into());
+        let labels: Vec<String> = (0..4).filter_map(|i| t.view(i)).map(|v| v.label()).collect();
+        assert_eq!(
+            labels,
+            [
+                "tools/call · submit_order",
+                "tools/call · submit_order",
+                "resources/read · file:///notes.md",
+                "tools/list"
+            ]
+        );
+        let only = |text: &str| t.filter(&RowFilter { text: text.into(), ..RowFilter::default() });
+        assert_eq!(only("SUBMIT"), [0, 1], "the call and its answer, by the tool's name");
+        assert_eq!(only("notes.md"), [2], "a resource by its URI");
+        assert_eq!(only("tools/"), [0, 1, 3], "methods as before");
     }
 
     #[test]

@@ -14,6 +14,7 @@ mod demo;
 mod dialogs;
 mod environment;
 mod everything;
+mod filters;
 mod forms;
 mod front_door;
 mod hostile;

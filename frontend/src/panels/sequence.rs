@@ -62,7 +62,7 @@ pub fn SequenceView() -> impl IntoView {
             .map(|p| {
                 let seq = p.row.seq;
                 let y = p.y;
-                let label = if p.row.method.is_empty() { p.row.kind.to_owned() } else { p.row.method.clone() };
+                let label = if p.row.method.is_empty() { p.row.kind.to_owned() } else { p.row.label() };
                 let time = format!("{:.0}", p.row.rel_ms);
                 let select = move |_| store.selected_row.set(Some(seq));
                 let selected = move || store.selected_row.get() == Some(seq);

@@ -235,7 +235,7 @@ fn TimelineRow(row: RowView, top: f64, selected: bool, highlighted: bool) -> imp
             on:click=move |_| store.selected_row.set(Some(seq)) on:keydown=on_key>
             <span class="t-time mono">{time}</span>
             <span class=format!("t-dir dir-{}", row.direction)>{arrow(row.direction)}</span>
-            <span class="t-method mono" title=row.summary.clone()>{row.summary.clone().unwrap_or_else(|| row.method.clone())}</span>
+            <span class="t-method mono" title=row.label()>{row.label()}</span>
             <span class="t-schema-slot">{schema_sign(row.schema.as_ref())}</span>
             <span class=format!("t-kind kind-{}", row.kind)>{row.kind}</span>
             <span class="t-id mono">{id_label}</span>

@@ -24,16 +24,21 @@ pub fn ToolList() -> impl IntoView {
         store.tools.with(|tools| tools.iter().filter(|t| t.matches(&filter)).cloned().collect::<Vec<_>>())
     };
     let total = move || store.tools.with(Vec::len);
+    let shown = Memo::new(move |_| visible().len());
+    let filtering = move || !store.tool_filter.with(|f| f.trim().is_empty());
+    // "3 of 12" while a filter is typed, else the number of tools.
+    let count = move || if filtering() { format!("{} of {}", shown.get(), total()) } else { total().to_string() };
+    let none_found = move || total() != 0 && filtering() && shown.get() == 0;
     view! {
         <section class="panel tools">
             <div class="panel-head">
-                <h2 class="panel-title">"Tools " <span class="count">{total}</span></h2>
+                <h2 class="panel-title">"Tools " <span class="count" data-testid="tool-count">{count}</span></h2>
                 <button class="button small ghost" data-testid="tool-refresh" title="List the tools again"
                     prop:disabled=move || !connected() on:click=move |_| store.refresh_tools()>
                     {move || if store.tools_loading.get() { "Loading…" } else { "Refresh" }}
                 </button>
             </div>
-            <input class="input" type="search" data-testid="tool-filter" placeholder="Filter by name or description"
+            <input class="input" type="search" data-testid="tool-filter" placeholder="Filter: words of a name, title or description"
                 prop:value=move || store.tool_filter.get()
                 on:input=move |ev| store.tool_filter.set(event_target_value(&ev)) />
             {move || store.tools_error.get().map(|e| view! { <p class="error-text">{e}</p> })}
@@ -45,6 +50,11 @@ pub fn ToolList() -> impl IntoView {
             </ul>
             <Show when=move || connected() && total() == 0 && !store.tools_loading.get()>
                 <p class="empty">"This server offers no tools."</p>
+            </Show>
+            <Show when=none_found>
+                <p class="empty" data-testid="tool-filter-empty">
+                    {move || format!("No tool has every word of “{}” in its name, title or description.", store.tool_filter.get().trim())}
+                </p>
             </Show>
             <Show when=move || !connected()>
                 <p class="empty">"Connect to a server to see its tools."</p>

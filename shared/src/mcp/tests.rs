@@ -128,3 +128,20 @@ fn initialize_result_reads() {
         r.capabilities.keys().collect::<Vec<_>>()
     ));
 }
+
+#[test]
+fn the_tool_filter_finds_every_word_in_any_order_across_name_title_and_description() {
+    let tool: Tool = serde_json::from_value(json!({
+        "name": "slack_archive_channel",
+        "title": "Archive a channel",
+        "description": "Moves a Slack channel to the archive.",
+        "inputSchema": {"type": "object"}
+    }))
+    .unwrap();
+    for hit in ["", "  ", "slack arch", "arch slack", "CHANNEL moves", "archive   a", "slack_archive"] {
+        assert!(tool.matches(hit), "{hit:?}");
+    }
+    for miss in ["slack delete", "archived", "teams"] {
+        assert!(!tool.matches(miss), "{miss:?}");
+    }
+}
