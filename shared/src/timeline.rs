@@ -100,6 +100,9 @@ pub struct Row {
     pub summary: Option<String>,
     /// What a request (and its answer) is about: its tool, resource or prompt.
     pub subject: Option<String>,
+    /// An error answer to `server/discover` that `initialize` follows (the session asked
+    /// for `auto`): the usual way a server of an earlier revision is reached, not a failure.
+    pub fell_back: bool,
 }
 
 /// The rows of one session, with the bookkeeping that pairs them.
@@ -110,6 +113,8 @@ pub struct Timeline {
     open: Pairing<usize>,
     /// The protocol revision rows are checked against (`marks.rs`).
     revision: Option<crate::revision::Revision>,
+    /// A refused `server/discover` is a fall back to `initialize` (see `Row::fell_back`).
+    discover_falls_back: bool,
 }
 
 impl Timeline {
@@ -208,6 +213,11 @@ impl Timeline {
             auth: None,
             summary: None,
             subject,
+            fell_back: kind == RowKind::Error
+                && self.discover_falls_back
+                && partner
+                    .and_then(|p| self.rows.get(p))
+                    .is_some_and(|r| r.method.as_deref() == Some("server/discover")),
         });
         self.notice_revision(seq);
         seq
@@ -240,6 +250,7 @@ impl Timeline {
             auth,
             summary,
             subject: None,
+            fell_back: false,
         });
         seq
     }
@@ -260,6 +271,12 @@ impl Timeline {
             RelayEvent::AuthExchange { exchange } => Some(exchange),
             _ => None,
         }
+    }
+
+    /// Whether a refused `server/discover` is followed by `initialize` (the session asked
+    /// for `auto`), and so shown as a fall back, not as an error.
+    pub fn set_discover_falls_back(&mut self, falls_back: bool) {
+        self.discover_falls_back = falls_back;
     }
 
     /// The positions of the rows that pass `filter`, in order.
@@ -391,6 +408,8 @@ pub struct RowView {
     pub summary: Option<String>,
     /// What a request and its answer are about (a tool, a resource, a prompt).
     pub subject: Option<String>,
+    /// A refused `server/discover` that `initialize` followed: shown quietly.
+    pub fell_back: bool,
 }
 
 impl RowView {
@@ -398,6 +417,7 @@ impl RowView {
     /// (`tools/call · submit_order`).
     pub fn label(&self) -> String {
         match (&self.summary, &self.subject) {
+            _ if self.fell_back => format!("{} · fell back to initialize", self.method),
             (Some(summary), _) => summary.clone(),
             (None, Some(subject)) => format!("{} · {subject}", self.method),
             (None, None) => self.method.clone(),
@@ -419,164 +439,10 @@ impl RowView {
             auth: row.auth,
             summary: row.summary.clone(),
             subject: row.subject.clone(),
+            fell_back: row.fell_back,
         }
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use expect_test::expect;
-
-    fn dump(t: &Timeline) -> String {
-        t.rows()
-            .iter()
-            .map(|r| {
-                format!(
-                    "{} {} {} {} id={} partner={:?} dur={:?}",
-                    r.seq,
-                    r.direction.as_str(),
-                    r.kind.as_str(),
-                    r.method.as_deref().unwrap_or("-"),
-                    r.id.as_ref().map(|i| i.to_string()).unwrap_or("-".into()),
-                    r.partner,
-                    r.duration_ms
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
-
-    #[test]
-    fn a_call_and_its_answer_name_their_tool_and_the_filter_finds_it() {
-        let mut t = Timeline::new();
-        let call = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"submit_order","arguments":{}}}"#;
-        t.push_message(Direction::Out, 1.0, 0, call.into());
-        t.push_message(Direction::In, 2.0, 0, r#"{"jsonrpc":"2.0","id":7,"result":{"content":[]}}"#.into());
-        let read = r#"{"jsonrpc":"2.0","id":8,"method":"resources/read","params":{"uri":"file:///notes.md"}}"#;
-        t.push_message(Direction::Out, 3.0, 0, read.into());
-        t.push_message(Direction::Out, 4.0, 0, r#"{"jsonrpc":"2.0","id":9,"method":"tools/list"}"#.into());
-        let labels: Vec<String> = (0..4).filter_map(|i| t.view(i)).map(|v| v.label()).collect();
-        assert_eq!(
-            labels,
-            [
-                "tools/call · submit_order",
-                "tools/call · submit_order",
-                "resources/read · file:///notes.md",
-                "tools/list"
-            ]
-        );
-        let only = |text: &str| t.filter(&RowFilter { text: text.into(), ..RowFilter::default() });
-        assert_eq!(only("SUBMIT"), [0, 1], "the call and its answer, by the tool's name");
-        assert_eq!(only("notes.md"), [2], "a resource by its URI");
-        assert_eq!(only("tools/"), [0, 1, 3], "methods as before");
-    }
-
-    #[test]
-    fn pairs_both_ways_and_times_round_trips() {
-        let mut t = Timeline::new();
-        t.push_event(0.0, &RelayEvent::Spawned { pid: Some(1), command: "x".into(), args: vec![] });
-        t.push_message(Direction::Out, 10.0, 0, r#"{"jsonrpc":"2.0","id":1,"method":"initialize"}"#.into());
-        t.push_message(Direction::Out, 11.0, 0, r#"{"jsonrpc":"2.0","id":2,"method":"tools/call"}"#.into());
-        // The server asks something with an id that collides with ours: kept apart by direction.
-        t.push_message(Direction::In, 12.0, 0, r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.into());
-        t.push_message(Direction::Out, 13.0, 0, r#"{"jsonrpc":"2.0","id":1,"result":{}}"#.into());
-        t.push_message(Direction::In, 25.5, 0, r#"{"jsonrpc":"2.0","id":1,"result":{}}"#.into());
-        t.push_message(Direction::In, 26.0, 0, r#"{"jsonrpc":"2.0","method":"notifications/progress"}"#.into());
-        t.push_message(Direction::In, 40.0, 0, r#"{"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"x"}}"#.into());
-        // A response nobody asked for stays unpaired.
-        t.push_message(Direction::In, 41.0, 0, r#"{"jsonrpc":"2.0","id":99,"result":{}}"#.into());
-        expect![[r#"
-            0 relay event spawned id=- partner=None dur=None
-            1 out request initialize id=1 partner=Some(5) dur=None
-            2 out request tools/call id=2 partner=Some(7) dur=None
-            3 in request ping id=1 partner=Some(4) dur=None
-            4 out response ping id=1 partner=Some(3) dur=Some(1.0)
-            5 in response initialize id=1 partner=Some(1) dur=Some(15.5)
-            6 in notification notifications/progress id=- partner=None dur=None
-            7 in error tools/call id=2 partner=Some(2) dur=Some(29.0)
-            8 in response - id=99 partner=None dur=None"#]]
-        .assert_eq(&dump(&t));
-        assert_eq!(t.open_requests(), 0);
-        let f = |text: &str, direction: Option<RowDirection>, kind: Option<RowKind>| {
-            t.filter(&RowFilter { text: text.into(), direction, kind, auth: false })
-        };
-        assert_eq!(
-            f("TOOLS/", None, None),
-            [2, 7],
-            "part of the method, any case; a response has its request's method"
-        );
-        assert_eq!(f(" 1 ", None, None), [1, 3, 4, 5], "an id matches exactly");
-        assert_eq!(f("9", None, None), Vec::<usize>::new(), "99 is not 9");
-        assert_eq!(f("", Some(RowDirection::Relay), None), [0]);
-        assert_eq!(f("", Some(RowDirection::In), Some(RowKind::Response)), [5, 8]);
-        assert_eq!(f("ping", Some(RowDirection::Out), None), [4]);
-        assert_eq!(f("", None, None).len(), 9);
-        assert!(RowFilter::default().is_empty());
-        let v = t.view(7).unwrap();
-        assert_eq!(
-            (v.rel_ms, v.direction, v.kind, v.method.as_str(), v.id.as_deref()),
-            (40.0, "in", "error", "tools/call", Some("2"))
-        );
-        assert_eq!(t.tail(2).iter().map(|r| r.seq).collect::<Vec<_>>(), [7, 8]);
-        assert_eq!(RowKind::parse("notification"), Some(RowKind::Notification));
-        assert_eq!(RowDirection::parse("relay"), Some(RowDirection::Relay));
-    }
-
-    #[test]
-    fn sign_in_rows_read_as_exchanges_and_filter_apart() {
-        use crate::relay::AuthState;
-        let mut t = Timeline::new();
-        t.push_event(
-            0.0,
-            &RelayEvent::Connected { transport: "http".into(), url: "http://h/mcp".into(), headers: vec![] },
-        );
-        t.push_event(1.0, &RelayEvent::Auth { auth: AuthState::SigningIn { step: "discovery".into() } });
-        let exchange = AuthExchange {
-            step: "token".into(),
-            method: "POST".into(),
-            url: "http://127.0.0.1:9/token?x=1".into(),
-            status: Some(200),
-            request: "grant_type=authorization_code&code=••••".into(),
-            response: "{\"access_token\":\"••••\"}".into(),
-            ms: 35,
-        };
-        t.push_event(2.0, &RelayEvent::AuthExchange { exchange: exchange.clone() });
-        t.push_event(
-            3.0,
-            &RelayEvent::AuthExchange {
-                exchange: AuthExchange { status: None, url: "https://as.example".into(), ms: 4, ..exchange.clone() },
-            },
-        );
-        t.push_message(Direction::Out, 4.0, 0, r#"{"jsonrpc":"2.0","id":1,"method":"initialize"}"#.into());
-        let shown: Vec<String> = (0..t.len())
-            .map(|i| {
-                let v = t.view(i).unwrap();
-                let took = v.duration_ms.map(|d| format!(" · {d} ms")).unwrap_or_default();
-                format!("{:?} {}{took}", v.auth.map(AuthRow::as_str), v.summary.unwrap_or(v.method))
-            })
-            .collect();
-        expect![[r#"
-            None connected
-            Some("state") auth · signing in (discovery)
-            Some("exchange") auth · POST /token → 200 · 35 ms
-            Some("exchange") auth · POST / → failed · 4 ms
-            None initialize"#]]
-        .assert_eq(&shown.join("\n"));
-        let only_auth = RowFilter { auth: true, ..Default::default() };
-        assert!(!only_auth.is_empty());
-        assert_eq!(t.filter(&only_auth), [1, 2, 3]);
-        assert_eq!(t.filter(&RowFilter { text: "/token".into(), ..only_auth.clone() }), [2], "the summary is searched");
-        assert_eq!(t.auth_exchange(2), Some(exchange));
-        assert_eq!(t.auth_exchange(1), None);
-    }
-
-    #[test]
-    fn string_and_number_ids_do_not_collide() {
-        let mut t = Timeline::new();
-        t.push_message(Direction::Out, 0.0, 0, r#"{"jsonrpc":"2.0","id":1,"method":"a"}"#.into());
-        t.push_message(Direction::In, 1.0, 0, r#"{"jsonrpc":"2.0","id":"1","result":{}}"#.into());
-        assert_eq!(t.rows()[1].partner, None);
-        assert_eq!(t.open_requests(), 1);
-    }
-}
+mod tests;

@@ -23,3 +23,19 @@ async fn editing_the_roots_then_clicking_connect_connects() -> Result<()> {
     b.close().await?;
     Ok(())
 }
+
+/// Item 4: a server that refuses `server/discover` is every 2025 server; the page falls back
+/// to `initialize` and says so quietly, not with a red ERROR.
+#[tokio::test]
+async fn a_refused_discover_reads_as_a_fall_back() -> Result<()> {
+    let (_pg, b) = page::connected(Playground::start(&[])?).await?;
+    let row = b.css("[data-testid=timeline-row][data-method=\"server/discover\"][data-kind=error]").await?;
+    let kind = row.find(fantoccini::Locator::Css(".t-kind")).await?;
+    ensure!(kind.text().await?.to_lowercase() == "fell back", "{}", kind.text().await?);
+    ensure!(!kind.attr("class").await?.unwrap_or_default().contains("kind-error"), "shown as an error");
+    let label = row.find(fantoccini::Locator::Css(".t-method")).await?.text().await?;
+    ensure!(label == "server/discover · fell back to initialize", "{label}");
+    b.screenshot("discover-fell-back").await?;
+    b.close().await?;
+    Ok(())
+}

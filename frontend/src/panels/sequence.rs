@@ -66,7 +66,7 @@ pub fn SequenceView() -> impl IntoView {
                 let time = format!("{:.0}", p.row.rel_ms);
                 let select = move |_| store.selected_row.set(Some(seq));
                 let selected = move || store.selected_row.get() == Some(seq);
-                let kind = p.row.kind;
+                let kind = if p.row.fell_back { "fell-back" } else { p.row.kind };
                 let body = match p.row.direction {
                     "relay" => view! {
                         <circle class="event" cx=RELAY_X cy=y r="4" />

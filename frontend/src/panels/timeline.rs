@@ -237,7 +237,11 @@ fn TimelineRow(row: RowView, top: f64, selected: bool, highlighted: bool) -> imp
             <span class=format!("t-dir dir-{}", row.direction)>{arrow(row.direction)}</span>
             <span class="t-method mono" title=row.label()>{row.label()}</span>
             <span class="t-schema-slot">{schema_sign(row.schema.as_ref())}</span>
-            <span class=format!("t-kind kind-{}", row.kind)>{row.kind}</span>
+            // A refused `server/discover` that `initialize` followed is how a 2025 server is
+            // reached: said quietly, not as a red error.
+            <span class=format!("t-kind kind-{}", if row.fell_back { "fell-back" } else { row.kind })>
+                {if row.fell_back { "fell back" } else { row.kind }}
+            </span>
             <span class="t-id mono">{id_label}</span>
             <span class="t-took mono">{took}</span>
         </div>

@@ -137,6 +137,7 @@ impl Session {
         // not speak fails again as it did live.
         s.client = McpClient::with_choice(client_version, relay.preset_protocol);
         s.protocol = relay.preset_protocol;
+        s.timeline.set_discover_falls_back(relay.preset_protocol == ProtocolChoice::Auto);
         s.playback = true;
         s.relay = Some(relay);
         s.conn = ConnState::Connecting;
@@ -258,6 +259,8 @@ impl Session {
         self.changed = Changed::ALL;
         self.protocol = protocol;
         self.client = McpClient::with_choice(&self.client_version, protocol);
+        // With `auto`, a refused `server/discover` is the way to `initialize`, not a failure.
+        self.timeline.set_discover_falls_back(protocol == ProtocolChoice::Auto);
         self.set_roots(roots);
         self.remember_target(&target);
         if record {
