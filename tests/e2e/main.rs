@@ -26,6 +26,7 @@ mod numbers;
 mod oauth_cli;
 mod oauth_page;
 mod orphans;
+mod picking;
 mod protocol;
 mod recording_page;
 mod recording_relay;

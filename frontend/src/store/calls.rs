@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use serde_json::Value;
 use shared::calls::ConfirmPolicy;
 use shared::mcp::Tool;
-use shared::session::{CallLimits, LogLine, Progress};
+use shared::session::{CallLimits, CallState, LogLine, Progress};
 
 use super::{Store, now_ms};
 
@@ -106,6 +106,13 @@ impl Store {
             self.calls.confirm.set(None);
             self.send_call(&c.tool.name, c.arguments);
         }
+    }
+
+    /// The call of `tool` to show: under way, or its last that finished; idle when it was
+    /// never called. Tracks every change of the call.
+    pub fn call_of(self, tool: &str) -> CallState {
+        self.call.track();
+        self.session.with_value(|s| s.call_of(tool).cloned()).unwrap_or(CallState::Idle)
     }
 
     /// Closes the dialog; nothing is sent.

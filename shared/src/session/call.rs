@@ -6,10 +6,15 @@ use super::{CallLimits, CallState, Progress};
 use crate::calls::{Deadline, Expiry};
 use crate::jsonrpc::Id;
 
+/// Tools whose last finished call is kept (the result pane shows a picked tool's own).
+const KEPT: usize = 32;
+
 /// One tool call and its clock.
 #[derive(Debug, Clone, Default)]
 pub struct Call {
     state: CallState,
+    /// The last finished call of each tool called lately, the newest first.
+    last: Vec<CallState>,
     /// Running while the call is pending, unless it was played back from a recording.
     deadline: Option<Deadline>,
     progress: Option<Progress>,
@@ -18,6 +23,14 @@ pub struct Call {
 impl Call {
     pub fn state(&self) -> &CallState {
         &self.state
+    }
+
+    /// The call of `tool` to show: the one under way or the last that finished, if any.
+    pub fn of_tool(&self, tool: &str) -> Option<&CallState> {
+        if self.state.tool() == Some(tool) {
+            return Some(&self.state);
+        }
+        self.last.iter().find(|c| c.tool() == Some(tool))
     }
 
     /// The latest progress of the pending call.
@@ -66,6 +79,11 @@ impl Call {
     pub(super) fn end(&mut self, state: CallState) {
         if !matches!(state, CallState::Pending { .. }) {
             self.deadline = None;
+        }
+        if let Some(tool) = state.tool().filter(|_| !matches!(state, CallState::Pending { .. })) {
+            self.last.retain(|c| c.tool() != Some(tool));
+            self.last.insert(0, state.clone());
+            self.last.truncate(KEPT);
         }
         self.state = state;
     }
@@ -128,5 +146,25 @@ mod tests {
         // A recorded call runs no clock.
         c.start(Id::Number(9), "echo".into(), None, false, 0.0);
         assert_eq!((c.due_ms(), c.progress()), (None, None));
+    }
+
+    #[test]
+    fn each_tool_keeps_its_own_last_call() {
+        let mut c = Call::default();
+        let ended = |tool: &str, reason: &str| CallState::Cancelled { tool: tool.into(), reason: reason.into() };
+        c.start(Id::Number(1), "a".into(), None, false, 0.0);
+        c.end(ended("a", "first"));
+        c.start(Id::Number(2), "b".into(), None, false, 0.0);
+        assert!(matches!(c.of_tool("b"), Some(CallState::Pending { .. })), "b's own call, under way");
+        assert_eq!(c.of_tool("a"), Some(&ended("a", "first")), "a's last, not b's");
+        assert_eq!(c.of_tool("z"), None, "a tool never called has none");
+        c.end(ended("b", "second"));
+        c.start(Id::Number(3), "a".into(), None, false, 0.0);
+        c.end(ended("a", "third"));
+        assert_eq!((c.of_tool("a"), c.of_tool("b")), (Some(&ended("a", "third")), Some(&ended("b", "second"))));
+        for i in 0..40 {
+            c.end(ended(&format!("t{i}"), "x"));
+        }
+        assert_eq!(c.of_tool("a"), None, "only the last {KEPT} tools are kept");
     }
 }

@@ -192,6 +192,10 @@ impl Session {
     pub fn progress(&self) -> Option<&Progress> {
         self.call.progress()
     }
+    /// The call of `tool` to show: under way, or its last that finished.
+    pub fn call_of(&self, tool: &str) -> Option<&CallState> {
+        self.call.of_tool(tool)
+    }
     pub fn timeline(&self) -> &Timeline {
         &self.timeline
     }

@@ -106,6 +106,18 @@ pub enum CallState {
 }
 
 impl CallState {
+    /// The tool called; none when idle.
+    pub fn tool(&self) -> Option<&str> {
+        match self {
+            CallState::Idle => None,
+            CallState::Pending { tool, .. }
+            | CallState::Done { tool, .. }
+            | CallState::TransportError { tool, .. }
+            | CallState::Cancelled { tool, .. }
+            | CallState::Timeout { tool, .. } => Some(tool),
+        }
+    }
+
     /// The `data-state` of the result pane.
     pub fn as_str(&self) -> &'static str {
         match self {

@@ -28,7 +28,11 @@ const EAGER_RAW_BYTES: usize = 256 * 1024;
 pub fn ResultPane() -> impl IntoView {
     let store = expect_context::<Store>();
     move || {
-        let call = store.call.get();
+        // The picked tool's own call (under way, or its last), never another tool's.
+        let call = match store.selected.get() {
+            Some(tool) => store.call_of(&tool),
+            None => store.call.get(),
+        };
         let state = call.as_str();
         let body = match call {
             CallState::Idle => return None,
