@@ -7,6 +7,7 @@ mod args;
 mod download;
 mod fetch;
 mod panels;
+mod shortcuts;
 mod storage;
 pub mod store;
 mod theme;
@@ -28,7 +29,7 @@ pub fn App() -> impl IntoView {
     // the first frame; the timeline and the dialog, empty until a call, one frame later.
     let rest = RwSignal::new(false);
     request_animation_frame(move || rest.set(true));
-    panels::recording::install_keys(store);
+    shortcuts::install(store);
     view! {
         <div class="app" on:dragover=panels::recording::on_drag_over on:drop=move |ev| panels::recording::on_drop(store, ev)>
             <panels::header::Header />

@@ -11,6 +11,17 @@ use tests::{Playground, eventually, page};
 async fn the_tool_filter_takes_words_in_any_order_and_says_what_it_found() -> Result<()> {
     let (_pg, b) = page::connected(Playground::start(&[])?).await?;
     let total = page::tool_names(&b).await?.len();
+    // `/` anywhere but in a field puts the focus in the filter (item 6).
+    let focused = b
+        .client
+        .execute(
+            "document.activeElement.blur(); \
+             document.body.dispatchEvent(new KeyboardEvent('keydown', {key: '/', bubbles: true})); \
+             return document.activeElement && document.activeElement.getAttribute('data-testid');",
+            vec![],
+        )
+        .await?;
+    ensure!(focused.as_str() == Some("tool-filter"), "/ did not reach the filter: {focused}");
     let filter = b.id("tool-filter").await?;
     // `get_weather`, titled "Get the weather": the words in another order still find it.
     b.set_value(&filter, "weather get").await?;

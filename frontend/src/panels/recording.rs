@@ -1,6 +1,6 @@
 //! Recording and playback: the record switch, the indicator, export and import (a file
 //! picker, or a file dropped anywhere on the page), and the playback bar with its step,
-//! back, play and speed controls (→ and ← step too).
+//! back, play and speed controls (→ and ← step too, see `shortcuts.rs`).
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -108,35 +108,6 @@ pub fn PlaybackBar() -> impl IntoView {
             })}
         </div>
     }
-}
-
-/// → and ← step through a recording, unless a field has the keyboard.
-pub fn install_keys(store: Store) {
-    let handler = window_event_listener(leptos::ev::keydown, move |ev| {
-        if !store.in_playback() || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
-            return;
-        }
-        let typing = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
-        if typing {
-            return;
-        }
-        match ev.key().as_str() {
-            "ArrowRight" => {
-                ev.prevent_default();
-                store.playback_step();
-            }
-            "ArrowLeft" => {
-                ev.prevent_default();
-                store.playback_back();
-            }
-            _ => {}
-        }
-    });
-    // The page lives as long as the tab: the listener too.
-    std::mem::forget(handler);
 }
 
 impl Store {
