@@ -7,23 +7,43 @@ use std::time::Duration;
 use crate::{Browser, Playground, eventually};
 use anyhow::{Context, Result, ensure};
 
-/// A browser on the page of `pg`, started.
+/// A browser on the page of `pg`, its form free to edit: the connection the page makes by
+/// itself has ended (see [`settle`]).
 pub async fn open(pg: Playground) -> Result<(Playground, Browser)> {
     let b = Browser::start().await?;
     b.client.goto(&pg.url).await?;
+    settle(&b).await?;
     Ok((pg, b))
 }
 
-/// A browser on the page of `pg`, connected to its preset server.
+/// A browser on the page of `pg`, connected to its preset server by the page itself.
 pub async fn connected(pg: Playground) -> Result<(Playground, Browser)> {
-    let (pg, b) = open(pg).await?;
+    let b = Browser::start().await?;
+    b.client.goto(&pg.url).await?;
     connect(&b).await?;
     Ok((pg, b))
 }
 
-/// Clicks Connect and waits for `connected` (failing fast with the page's reason on `error`).
+/// Lets the page's own first connection end (connected or failed) and, if it connected,
+/// disconnects, so that a test can fill the form and connect as a person would.
+pub async fn settle(b: &Browser) -> Result<()> {
+    let (state, _) = connection_becomes(b, &["connected", "error", "disconnected"], Duration::from_secs(30)).await?;
+    if state == "connected" {
+        b.id("connect-button").await?.click().await?;
+        connection_becomes(b, &["disconnected"], Duration::from_secs(10)).await?;
+    }
+    Ok(())
+}
+
+/// Makes sure the page is connected: it waits for a connection under way (the page's own
+/// on its first screen, say), else clicks Connect; fails fast with the page's reason on
+/// `error`.
 pub async fn connect(b: &Browser) -> Result<()> {
-    b.id("connect-button").await?.click().await?;
+    let status = b.id("connection-status").await?;
+    let now = status.attr("data-state").await?.unwrap_or_default();
+    if now != "connecting" && now != "connected" {
+        b.id("connect-button").await?.click().await?;
+    }
     let (state, text) = connection_becomes(b, &["connected", "error"], Duration::from_secs(30)).await?;
     ensure!(state == "connected", "connection failed: {text}");
     Ok(())

@@ -117,9 +117,8 @@ pub async fn filter(bin: &std::path::Path, flood: &str, tools: usize, rounds: us
     let count = tools.to_string();
     let pg = Playground::start_bin(bin.to_path_buf(), &["python3", flood, "0", "--tools", &count])?;
     let b = Browser::start().await?;
+    // The page connects by itself.
     b.client.goto(&pg.url).await?;
-    b.id("connect-transport").await?;
-    b.id("connect-button").await?.click().await?;
     let started = Instant::now();
     loop {
         let n = b.client.execute("return document.querySelectorAll('[data-testid=tool-item]').length", vec![]).await?;
@@ -174,10 +173,9 @@ pub async fn timeline(bin: &std::path::Path, flood: &str, messages: usize) -> Re
     let count = messages.to_string();
     let pg = Playground::start_bin(bin.to_path_buf(), &["python3", flood, &count])?;
     let b = Browser::start().await?;
-    b.client.goto(&pg.url).await?;
-    b.id("connect-transport").await?;
+    // From the load: the page connects by itself.
     let started = Instant::now();
-    b.id("connect-button").await?.click().await?;
+    b.client.goto(&pg.url).await?;
     // initialize, initialized and tools/list both ways, besides the flood.
     let want = messages + 5;
     let shown = loop {

@@ -83,6 +83,7 @@ async fn a_sampling_request_gets_the_typed_reply_or_a_refusal_and_roots_are_offe
     let b = Browser::start().await?;
     b.prefer_dark().await?;
     b.client.goto(&pg.url).await?;
+    page::settle(&b).await?;
     let roots = b.id("roots-editor").await?;
     ensure!(roots.prop("value").await?.as_deref() == Some(""), "no roots by default");
     b.set_value(&roots, "home/me").await?;

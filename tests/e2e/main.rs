@@ -15,6 +15,7 @@ mod dialogs;
 mod environment;
 mod everything;
 mod filters;
+mod first_screen;
 mod forms;
 mod front_door;
 mod hostile;

@@ -28,8 +28,10 @@ async fn signing_in_from_the_page_approves_in_a_new_tab_and_keeps_every_token_ou
     let downloads = b.allow_downloads().await?;
     b.client.goto(&pg.url).await?;
     let page = b.client.window().await?;
-    let state = b.id("auth-status").await?.attr("data-state").await?;
-    ensure!(state.as_deref() == Some("none"), "{state:?}");
+    // The page connects by itself; the server's 401 starts the sign-in, which waits for
+    // the person's approval.
+    b.css("[data-testid=auth-status][data-state=signing-in]").await?;
+    b.css("[data-testid=auth-sign-in].primary").await?;
 
     // The click opens the tab; the relay's approval URL is loaded in it.
     b.id("auth-sign-in").await?.click().await?;

@@ -186,6 +186,7 @@ async fn page_keeps_the_revision_of_a_saved_server() -> anyhow::Result<()> {
     b.set_value(&b.id("server-import").await?, &config).await?;
     b.id("server-import-button").await?.click().await?;
     b.client.refresh().await?;
+    page::settle(&b).await?;
     b.id("saved-servers").await?.select_by_value("old").await?;
     let select = b.id("connect-protocol").await?;
     ensure!(select.prop("value").await?.as_deref() == Some("2024-11-05"), "the saved revision is chosen");

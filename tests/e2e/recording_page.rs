@@ -54,13 +54,15 @@ async fn record(pg: &Playground, calls: &[(&str, &str)]) -> Result<(String, Vec<
     Ok((text, shown, tools))
 }
 
-/// Opens `file` in a fresh page of a playground that has no server running.
-async fn open(file: &Path) -> Result<(Playground, Browser)> {
+/// Opens `file` in a fresh page of a playground whose server is disconnected; the number
+/// of tools the live page listed before.
+async fn open(file: &Path) -> Result<(Playground, Browser, usize)> {
     let (pg, b) = page::open(Playground::start(&[])?).await?;
     ensure!(b.id("replay-mode").await?.attr("data-state").await?.as_deref() == Some("live"));
+    let before = b.all("[data-testid=tool-item]").await?.len();
     b.id("recording-import").await?.send_keys(&file.to_string_lossy()).await?;
     b.css("[data-testid=replay-mode][data-state=playback]").await?;
-    Ok((pg, b))
+    Ok((pg, b, before))
 }
 
 #[tokio::test]
@@ -80,7 +82,7 @@ async fn a_demo_session_recorded_in_the_page_plays_back_offline_step_by_step() -
     let file = std::env::temp_dir().join(format!("mcp-playground-demo-{}.jsonl", std::process::id()));
     std::fs::write(&file, &text)?;
 
-    let (_pg, b) = open(&file).await?;
+    let (_pg, b, live_tools) = open(&file).await?;
     let (index, total) = position(&b).await?;
     ensure!(index == 0 && total == text.lines().count() - 1, "{index}/{total}");
     // Step through every message; each call shows what it showed live, in the same order.
@@ -122,7 +124,7 @@ async fn a_demo_session_recorded_in_the_page_plays_back_offline_step_by_step() -
     // Back to live, nothing lost: the page is as it was before the file was opened.
     b.id("replay-exit").await?.click().await?;
     b.css("[data-testid=replay-mode][data-state=live]").await?;
-    ensure!(b.all("[data-testid=tool-item]").await?.is_empty());
+    ensure!(b.all("[data-testid=tool-item]").await?.len() == live_tools);
     b.close().await?;
     let _ = std::fs::remove_file(file);
     Ok(())
@@ -203,12 +205,11 @@ async fn bad_files_are_explained_and_what_can_be_played_is() -> Result<()> {
 async fn what_the_relay_records_opens_in_the_page_with_play() -> Result<()> {
     let dir = std::env::temp_dir().join(format!("mcp-playground-relay-rec-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let (pg, b) = page::open(Playground::start_with(&["--record", &dir.to_string_lossy()], &[])?).await?;
+    let (pg, b) = page::connected(Playground::start_with(&["--record", &dir.to_string_lossy()], &[])?).await?;
     // The page says the relay records, whatever the page's own switch says.
     b.id("record-toggle").await?.click().await?;
     b.css("[data-testid=record-toggle][data-state=off]").await?;
     b.css("[data-testid=recording-indicator][data-source=relay]").await?;
-    page::connect(&b).await?;
     page::call_tool(&b, "echo", r#"{"message": "kept by the relay"}"#).await?;
     b.id("connect-button").await?.click().await?;
     b.css("[data-testid=connection-status][data-state=disconnected]").await?;

@@ -134,6 +134,7 @@ async fn imported_servers_are_kept_and_picked() -> Result<()> {
     b.id("server-import-button").await?.click().await?;
     // Kept across reloads, then picked.
     b.client.refresh().await?;
+    page::settle(&b).await?;
     b.id("saved-servers").await?.select_by_value("everything").await?;
     ensure!(b.id("connect-transport").await?.prop("value").await?.as_deref() == Some("http"));
     ensure!(b.id("connect-url").await?.prop("value").await?.as_deref() == Some(url.as_str()));

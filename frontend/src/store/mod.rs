@@ -99,7 +99,8 @@ impl Store {
     pub fn new() -> Self {
         Self {
             relay: RwSignal::new(SocketState::Opening),
-            conn: RwSignal::new(ConnState::Disconnected),
+            // The first screen connects by itself once the relay says hello.
+            conn: RwSignal::new(ConnState::Connecting),
             transport: RwSignal::new(Transport::Demo),
             command: RwSignal::new(String::new()),
             env: RwSignal::new(String::new()),
@@ -185,8 +186,8 @@ impl Store {
 
     /// Copies the parts of the session that changed into their signals.
     fn show(self, changed: Changed) {
-        self.session.with_value(|s| {
-            if changed.relay
+        let first_hello = self.session.with_value(|s| {
+            let first_hello = if changed.relay
                 && !self.preset_applied.get_value()
                 && let Some(relay) = s.relay()
             {
@@ -196,10 +197,10 @@ impl Store {
                 self.apply_oauth(&relay.preset_oauth);
                 self.offered.set(relay.servers.clone());
                 self.relay_recording.set(relay.recording);
-                if relay.playback {
-                    self.fetch_recording();
-                }
-            }
+                Some(relay.playback)
+            } else {
+                None
+            };
             if changed.auth {
                 self.show_auth(s);
             }
@@ -251,12 +252,29 @@ impl Store {
             if changed.asks {
                 self.asks.queue.set(s.asks().to_vec());
             }
+            first_hello
         });
+        match first_hello {
+            // `mcp-playground play FILE`: the relay holds a recording to play.
+            Some(true) => {
+                self.conn.set(ConnState::Disconnected);
+                self.fetch_recording();
+            }
+            // The first screen connects to the server the relay was started on (the demo
+            // server when none was named), as the README says; a failure leaves the form
+            // filled and says why beside it.
+            Some(false) if self.with_session(|s| *s.conn() == ConnState::Disconnected) => self.connect(),
+            _ => {}
+        }
     }
 
     fn on_socket_state(self, state: SocketState) {
         if let SocketState::Lost(reason) = &state {
             self.act(|s| s.relay_lost(reason));
+            if !self.preset_applied.get_value() {
+                // The connection the first screen was about to make never started.
+                self.conn.set(ConnState::Error(reason.clone()));
+            }
         }
         self.relay.set(state);
     }
