@@ -266,6 +266,13 @@ impl NodeServer {
         Self::spawn(cmd, script)
     }
 
+    /// `tests/servers/python/html_site.py`: a web site, which answers every URL with a page.
+    pub fn html_site() -> Result<Self> {
+        let mut cmd = Command::new("python3");
+        cmd.arg(root().join("tests/servers/python/html_site.py")).stderr(Stdio::null()).stdin(Stdio::null());
+        Self::spawn(cmd, "html_site.py")
+    }
+
     /// `tests/servers/python/oauth_server.py`: the Python SDK's own authorization server and
     /// resource server on one port (MCP at `/mcp`), its access tokens living `token_ttl`
     /// seconds; its `oauth: …` lines (each OAuth endpoint hit, each refused `/mcp` request)

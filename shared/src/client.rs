@@ -328,7 +328,10 @@ impl McpClient {
         match c.kind {
             Kind::Response | Kind::Error => {
                 let Some(id) = &c.id else {
-                    if c.kind == Kind::Error {
+                    // While discovering, it is the refusal of `server/discover` by a server
+                    // that never read its id (the relay fails that request next): normal for
+                    // every 2025 server, so not worth a word.
+                    if c.kind == Kind::Error && !self.is_discovering() {
                         out.updates.push(Update::Notice(format!(
                             "the server sent an error without an id: {}",
                             error_text(value)

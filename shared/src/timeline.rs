@@ -195,6 +195,17 @@ impl Timeline {
                     duration_ms = Some(at_ms - request.at_ms);
                 }
             }
+            // A server that knows no `server/discover` may refuse it before it knows its id
+            // (an HTTP 400 of the 2025 SDKs): that error answers the discover still open.
+            (RowKind::Error, None) if dir == RowDirection::In && self.discover_falls_back => {
+                if let Some(req) = self.open_discover() {
+                    let request = &mut self.rows[req];
+                    request.partner = Some(seq);
+                    method = request.method.clone();
+                    partner = Some(req);
+                    duration_ms = Some(at_ms - request.at_ms);
+                }
+            }
             _ => {}
         }
         let mark = OnceLock::new();
@@ -221,6 +232,22 @@ impl Timeline {
         });
         self.notice_revision(seq);
         seq
+    }
+
+    /// The `server/discover` request of ours that no row has answered yet: the first
+    /// request of a connection, so it is looked for among the newest rows only.
+    fn open_discover(&self) -> Option<usize> {
+        let newest = self.rows.len().saturating_sub(16);
+        self.rows[newest..]
+            .iter()
+            .rev()
+            .find(|r| {
+                r.direction == RowDirection::Out
+                    && r.kind == RowKind::Request
+                    && r.method.as_deref() == Some("server/discover")
+            })
+            .filter(|r| r.partner.is_none())
+            .map(|r| r.seq)
     }
 
     /// Adds a relay event. Returns its `seq`.

@@ -63,6 +63,17 @@ impl Bridge {
                 out.push(event(RelayEvent::Error { message: "already connected: disconnect first".into() }));
             }
             ClientMsg::Connect { target, oauth } => {
+                // A host that does not resolve or a port where nothing listens is said
+                // plainly, before anything is called connected.
+                if let Some(Err(why)) = match target.url().map(url::Url::parse) {
+                    Some(Ok(url)) => Some(super::remote::reach::check(&url).await),
+                    _ => None,
+                } {
+                    tracing::info!(%why, "server not reached");
+                    out.push(event(RelayEvent::Error { message: why }));
+                    out.push(event(RelayEvent::Closed { reason: "the server could not be reached".into() }));
+                    return;
+                }
                 let (events_tx, events) = event_queue(self.setup.limits);
                 let signing = self
                     .setup

@@ -94,8 +94,12 @@ pub fn ConnectionPanel() -> impl IntoView {
                     ConnState::Error(why) => why,
                 }}
             </div>
-            // A played recording's sign-in shows too, whatever the form's transport.
-            <Show when=move || is_remote() || store.auth.state.with(Option::is_some)>
+            // A played recording's sign-in shows too, whatever the form's transport. A server
+            // that could not be reached asked for no sign-in: OAuth only follows a 401.
+            <Show when=move || {
+                store.auth.state.with(Option::is_some)
+                    || (is_remote() && !store.conn.with(|c| matches!(c, ConnState::Error(_))))
+            }>
                 <AuthStatus />
             </Show>
             <ServerInfoCard />

@@ -264,8 +264,11 @@ pub enum RelayEvent {
     Closed { reason: String },
     /// A request the relay could not carry out; the session goes on.
     Error { message: String },
-    /// Something worth knowing that is not an error (e.g. which transport was detected).
+    /// Something worth knowing that is not an error (a fall back to legacy SSE, say).
     Note { message: String },
+    /// `auto` found the transport the server speaks (`http` or `sse`): the timeline says
+    /// it; it is no news for the person.
+    Detected { transport: String },
     /// Where signing in to the remote server stands.
     Auth { auth: AuthState },
     /// One HTTP exchange of the OAuth flow, secrets masked.
@@ -286,6 +289,7 @@ impl RelayEvent {
             RelayEvent::Closed { .. } => "closed",
             RelayEvent::Error { .. } => "error",
             RelayEvent::Note { .. } => "note",
+            RelayEvent::Detected { .. } => "detected",
             RelayEvent::Auth { .. } => "auth",
             RelayEvent::AuthExchange { .. } => "auth exchange",
         }

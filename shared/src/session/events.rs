@@ -17,6 +17,8 @@ impl Session {
                 self.send_frame(frame);
             }
             RelayEvent::Note { message } => self.notice(message),
+            // Shown on the timeline; a transport found is no news for the person.
+            RelayEvent::Detected { .. } => {}
             RelayEvent::RequestFailed { id, message } => {
                 if let Ok(id) = serde_json::from_value::<Id>(id) {
                     let handled = self.client.request_failed(&id, &message);

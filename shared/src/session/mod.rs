@@ -459,7 +459,12 @@ impl Session {
         }
     }
 
+    /// Sends a frame to a live connection; one that failed or ended takes nothing more
+    /// (the relay would only answer "not connected").
     fn send_frame(&mut self, frame: String) {
+        if !self.conn.is_live() {
+            return;
+        }
         self.out.push(ClientMsg::Send { frame });
     }
 

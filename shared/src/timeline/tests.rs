@@ -56,6 +56,26 @@ fn a_refused_discover_that_initialize_followed_is_a_fall_back_not_an_error() {
     assert_eq!(quiet(false), Some((false, "server/discover".to_owned(), "error")), "pinned, it is an error");
 }
 
+/// The 2025 SDKs over Streamable HTTP refuse `server/discover` with an HTTP 400 whose
+/// error has no id ("Server not initialized"): it answers the discover still open.
+#[test]
+fn a_refusal_without_an_id_answers_the_open_discover() {
+    let refusal =
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: Server not initialized"}}"#;
+    let mut t = Timeline::new();
+    t.set_discover_falls_back(true);
+    t.push_message(Direction::Out, 1.0, 0, r#"{"jsonrpc":"2.0","id":1,"method":"server/discover"}"#.into());
+    t.push_message(Direction::In, 3.0, 0, refusal.into());
+    let v = t.view(1).unwrap();
+    assert_eq!(
+        (v.fell_back, v.label(), v.duration_ms),
+        (true, "server/discover · fell back to initialize".to_owned(), Some(2.0))
+    );
+    // Once answered, a later error without an id is the server's own trouble.
+    t.push_message(Direction::In, 4.0, 0, refusal.into());
+    assert!(!t.view(2).unwrap().fell_back);
+}
+
 #[test]
 fn pairs_both_ways_and_times_round_trips() {
     let mut t = Timeline::new();

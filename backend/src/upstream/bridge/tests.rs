@@ -137,15 +137,19 @@ async fn a_server_that_cannot_start_says_why_and_closes() {
 #[tokio::test]
 async fn signing_out_forgets_the_tokens_of_that_server_and_says_so() {
     let hub = Arc::new(Hub::for_command(crate::auth::store::Store::in_memory()));
-    let url = "http://127.0.0.1:9/mcp";
+    // Something listens (the relay reaches a server before it connects); it never answers.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let url = &*format!("{base}/mcp");
+    let other = &*format!("{base}/other");
     let kept = |resource: &str| SignIn {
-        issuer: "http://127.0.0.1:9".into(),
+        issuer: base.clone(),
         resource: resource.into(),
         client: Registration { client_id: "c".into(), client_secret: None, auth_method: "none".into() },
         tokens: Tokens { access_token: "t".into(), refresh_token: None, expires_at_ms: None, scopes: Vec::new() },
     };
     hub.store.put(kept(url));
-    hub.store.put(kept("http://127.0.0.1:9/other"));
+    hub.store.put(kept(other));
     let mut b = Bridge::new(setup(Some(hub.clone())));
     let target = Target::Http { url: url.into(), headers: Default::default() };
     b.handle(connect(target), &mut Vec::new()).await;
@@ -158,6 +162,6 @@ async fn signing_out_forgets_the_tokens_of_that_server_and_says_so() {
         ServerMsg::Event { event: RelayEvent::Auth { auth: AuthState::SignedOut }, .. }
     ));
     assert!(hub.store.find(url).is_none(), "the tokens of the server signed out of are gone");
-    assert!(hub.store.find("http://127.0.0.1:9/other").is_some(), "another server's stay");
+    assert!(hub.store.find(other).is_some(), "another server's stay");
     assert!(!b.is_connected());
 }

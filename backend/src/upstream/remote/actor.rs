@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::Value;
-use shared::relay::RelayEvent;
+use shared::relay::{RelayEvent, Transport};
 use tokio::sync::{mpsc, watch};
 use tokio::task::{AbortHandle, JoinSet};
 use tokio::time::Instant;
@@ -188,7 +188,7 @@ impl Actor {
             Report::Initialized(_) => {}
             Report::Streamable if self.mode == Mode::Auto => {
                 self.mode = Mode::Http;
-                self.ctx.relay(RelayEvent::Note { message: "the server speaks Streamable HTTP".into() }).await;
+                self.ctx.relay(RelayEvent::Detected { transport: Transport::Http.as_str().into() }).await;
             }
             Report::Streamable => {}
             Report::FallBack(frame) => {

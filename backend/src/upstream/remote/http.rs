@@ -93,6 +93,16 @@ pub(super) async fn post(ctx: Ctx, mut p: Post) {
     if let Some(frame) = again.filter(|_| matches!(status.as_u16(), 400 | 404 | 405)) {
         return ctx.report(Report::FallBack(String::from_utf8_lossy(&frame).into_owned()));
     }
+    // A web page (a site, a proxy's error page) is no MCP server, whatever its status:
+    // named so, not dumped. A refused discover only has `initialize` probe next.
+    if super::is_html(&resp) {
+        drop(p.hold.take());
+        let message = super::not_mcp(&resp);
+        if !p.discover {
+            ctx.error(message.clone()).await;
+        }
+        return ctx.fail_request(p.request_id, &message).await;
+    }
     if let Some(id) = resp.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()) {
         ctx.report(Report::SessionId(id.to_owned()));
     }

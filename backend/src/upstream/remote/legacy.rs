@@ -7,12 +7,13 @@ use serde_json::Value;
 use super::super::UpstreamEvent;
 use super::actor::{Hold, Report};
 use super::body::{self, SseBody};
-use super::{Ctx, describe_status};
+use super::{Ctx, describe_status, is_html, not_mcp};
 
 /// The stream: endpoint and messages. It may stay silent for hours.
 pub(super) async fn stream(ctx: Ctx) {
     let req = ctx.authorized(ctx.client.get(ctx.url.clone())).header(ACCEPT, "text/event-stream");
     let resp = match req.send().await {
+        Ok(r) if is_html(&r) => return ctx.error(not_mcp(&r)).await,
         Ok(r) if r.status().is_success() => r,
         Ok(r) => {
             let message = describe_status(&r) + &body::error_text(r, ctx.idle).await;
@@ -52,6 +53,10 @@ pub(super) async fn post(ctx: Ctx, endpoint: url::Url, frame: String, request_id
     drop(hold);
     match resp {
         Ok(r) if r.status().is_success() => {}
+        Ok(r) if is_html(&r) => {
+            ctx.error(not_mcp(&r)).await;
+            ctx.fail_request(request_id, super::NOT_MCP).await;
+        }
         Ok(r) => {
             let status = r.status();
             let message = describe_status(&r) + &body::error_text(r, ctx.idle).await;

@@ -34,6 +34,7 @@ mod actor;
 mod body;
 mod http;
 mod legacy;
+pub mod reach;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -232,7 +233,7 @@ impl Ctx {
     }
 
     fn unreachable(&self, e: reqwest::Error) -> String {
-        format!("could not reach {}: {}", mask_url(self.url.as_str()), e.without_url())
+        reach::words(&self.url, &e)
     }
 }
 
@@ -337,6 +338,22 @@ impl RemoteUpstream {
 /// A duration as people read it in a message: `30 s`, `300 ms`.
 fn human(d: Duration) -> String {
     if d.subsec_millis() == 0 { format!("{} s", d.as_secs()) } else { format!("{} ms", d.as_millis()) }
+}
+
+/// What a URL that answers with a web page is called, whatever its status.
+pub const NOT_MCP: &str = "not an MCP endpoint (it answered an HTML page)";
+
+/// Whether `resp` is a web page (`text/html`), which no MCP server answers with.
+fn is_html(resp: &reqwest::Response) -> bool {
+    resp.headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| t.trim_start().to_ascii_lowercase().starts_with("text/html"))
+}
+
+/// [`NOT_MCP`], with the status and the URL it came from.
+fn not_mcp(resp: &reqwest::Response) -> String {
+    format!("{NOT_MCP}: HTTP {} from {}", resp.status(), mask_url(resp.url().as_str()))
 }
 
 fn describe_status(resp: &reqwest::Response) -> String {

@@ -150,3 +150,43 @@ fn playback_holds_a_recording_to_the_revision_it_asked_for() {
     assert_eq!(p.conn(), &live, "played back as it went live");
     assert_eq!(p.protocol(), ProtocolChoice::Pinned(Revision::V2024_11_05));
 }
+
+/// Streamable HTTP servers of 2025 refuse `server/discover` with an HTTP 400 whose error has
+/// no id, and the relay then fails the request: the session falls back to `initialize`
+/// without a word to the person.
+#[test]
+fn a_discover_refused_without_an_id_falls_back_quietly() {
+    let mut h = Harness::new();
+    h.s.connect_with(Target::Demo, ProtocolChoice::Auto, false);
+    h.flush();
+    h.event(RelayEvent::Connected { transport: "http".into(), url: "http://127.0.0.1:1/mcp".into(), headers: vec![] });
+    h.flush();
+    h.server_says(
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: Server not initialized"}}"#,
+    );
+    h.event(RelayEvent::RequestFailed { id: json!(1), message: "the server answered HTTP 400 Bad Request".into() });
+    let (frames, ..) = h.flush();
+    assert!(frames[0].contains(r#""method":"initialize""#), "{frames:?}");
+    assert!(h.s.notices().is_empty(), "{:?}", h.s.notices());
+    // After the handshake, an error without an id is worth a word again.
+    h.server_says(r#"{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#);
+    h.server_says(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"oops"}}"#);
+    assert_eq!(h.s.notices().len(), 1, "{:?}", h.s.notices());
+}
+
+/// A server that could not be reached fails the connection; the discover that fails with
+/// it sends nothing more (before, its fall-back `initialize` met "not connected").
+#[test]
+fn a_connection_that_failed_sends_nothing_more() {
+    let mut h = Harness::new();
+    h.s.connect_with(Target::Demo, ProtocolChoice::Auto, false);
+    h.flush();
+    h.event(RelayEvent::Connected { transport: "http".into(), url: "http://127.0.0.1:1/mcp".into(), headers: vec![] });
+    h.flush();
+    h.event(RelayEvent::Error { message: "connection refused at 127.0.0.1:1".into() });
+    h.event(RelayEvent::RequestFailed { id: json!(1), message: "the request did not reach the server".into() });
+    let (frames, others, _) = h.flush();
+    assert!(frames.is_empty(), "{frames:?}");
+    assert_eq!(others, [ClientMsg::Disconnect {}]);
+    assert_eq!(h.s.conn(), &ConnState::Error("connection refused at 127.0.0.1:1".into()));
+}

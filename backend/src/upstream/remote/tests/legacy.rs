@@ -135,7 +135,7 @@ async fn auto_falls_back_to_legacy_on_404_and_405() {
 #[tokio::test]
 async fn auto_stays_on_streamable_http_otherwise() {
     let base = serve().await;
-    let streamable = r#"{"kind":"note","message":"the server speaks Streamable HTTP"}"#;
+    let streamable = r#"{"kind":"detected","transport":"http"}"#;
     // A 401 is the server's own answer, not a sign of the legacy transport.
     for (path, last) in [("/mcp", "frame"), ("/auth", r#"{"kind":"request_failed""#)] {
         let (tx, mut rx) = crate::upstream::queue::bounded(64, 1 << 30);

@@ -300,7 +300,7 @@ async fn refuses_bad_urls_headers_and_unreachable_servers() {
     // Nothing listens on port 1: a clear error, and the request fails.
     let (up, _) = RemoteUpstream::start(Mode::Http, "http://127.0.0.1:1/mcp", &BTreeMap::new(), LIMITS, tx).unwrap();
     up.send(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#.into()).unwrap();
-    assert!(next(&mut rx).await.contains("could not reach http://127.0.0.1:1/mcp"));
+    assert!(next(&mut rx).await.contains("connection refused at 127.0.0.1:1"));
     assert!(next(&mut rx).await.contains("request_failed"));
     up.shutdown().await;
 }
