@@ -14,6 +14,7 @@ pub mod connect_form;
 pub mod form;
 pub mod http_headers;
 pub mod jsonrpc;
+pub mod listbox;
 pub mod mcp;
 pub mod negotiation;
 pub mod pairing;

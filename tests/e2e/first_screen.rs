@@ -21,7 +21,7 @@ async fn with_no_server_named_the_page_connects_to_the_demo_server() -> Result<(
     let (b, state, text) = untouched(&pg).await?;
     ensure!(state == "connected", "{state}: {text}");
     ensure!(b.id("connect-transport").await?.prop("value").await?.as_deref() == Some("demo"));
-    ensure!(b.id("server-info").await?.text().await?.contains("mcp-playground-demo"));
+    ensure!(b.id("server-info").await?.attr("title").await?.unwrap_or_default().contains("mcp-playground-demo"));
     ensure!(page::tool_names(&b).await?.iter().any(|n| n == "echo"));
     // One connection: the page's own, not two.
     let inits = b.all("[data-testid=timeline-row][data-method=initialize][data-kind=request]").await?.len();

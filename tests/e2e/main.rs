@@ -20,6 +20,7 @@ mod forms;
 mod front_door;
 mod hostile;
 mod latency;
+mod layout;
 mod leaks;
 mod load;
 mod mock;

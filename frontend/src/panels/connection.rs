@@ -10,8 +10,45 @@ use shared::revision::{ProtocolChoice, Revision};
 
 use crate::store::{ConnState, Store};
 
+/// Once connected, the form folds into a summary (server, transport, revision, Disconnect),
+/// so that the tools get the column; "Details" unfolds it.
 #[component]
 pub fn ConnectionPanel() -> impl IntoView {
+    let store = expect_context::<Store>();
+    let unfolded = RwSignal::new(false);
+    let folded = move || store.conn.get() == ConnState::Connected && !store.in_playback() && !unfolded.get();
+    // Each connection starts folded once it is up.
+    Effect::new(move |_| {
+        if store.conn.get() != ConnState::Connected {
+            unfolded.set(false);
+        }
+    });
+    let folded = Signal::derive(folded);
+    view! {
+        <section class="panel connection" class:folded=folded>
+            <ConnectionForm unfolded folded />
+        </section>
+    }
+}
+
+/// The folded panel's second line: how the server is reached, and the way back to the form.
+#[component]
+fn FoldedMore(unfolded: RwSignal<bool>) -> impl IntoView {
+    let store = expect_context::<Store>();
+    view! {
+        <div class="conn-more">
+            <span class="muted small">{move || store.transport.get().label()}</span>
+            <button class="button small ghost" aria-expanded="false" on:click=move |_| unfolded.set(true)
+                title="The connection form, the server's facts and its stderr">"Details"</button>
+        </div>
+    }
+}
+
+/// The connection form, with the state of the connection, the sign-in, the server's facts
+/// and its stderr under it. Folded, its fields stay (hidden, their values readable) and the
+/// rest is the summary's.
+#[component]
+fn ConnectionForm(unfolded: RwSignal<bool>, folded: Signal<bool>) -> impl IntoView {
     let store = expect_context::<Store>();
     let busy = move || store.in_playback() || matches!(store.conn.get(), ConnState::Connecting | ConnState::Connected);
     let is_stdio = move || store.transport.get() == Transport::Stdio;
@@ -23,8 +60,13 @@ pub fn ConnectionPanel() -> impl IntoView {
         }
     };
     view! {
-        <section class="panel connection">
-            <h2 class="panel-title">"Server"</h2>
+        <div class="conn-form" class:hidden=move || folded.get()>
+            <div class="panel-head">
+                <h2 class="panel-title">"Server"</h2>
+                <Show when=move || unfolded.get() && store.conn.get() == ConnState::Connected>
+                    <button class="button small ghost" aria-expanded="true" on:click=move |_| unfolded.set(false)>"Fold"</button>
+                </Show>
+            </div>
             <super::saved::SavedServers />
             <label class="field-label" for="transport">"Transport"</label>
             <select id="transport" class="input" data-testid="connect-transport"
@@ -76,6 +118,10 @@ pub fn ConnectionPanel() -> impl IntoView {
             </Show>
             <ProtocolSelect disabled=Signal::derive(busy) />
             <super::asks::RootsEditor />
+        </div>
+        // The button and the status are the same elements folded or not: the summary's line
+        // is the one under the form, drawn in a row.
+        <div class="conn-line">
             <button class="button primary wide" data-testid="connect-button" on:click=on_button
                 class:danger=move || busy() && !store.in_playback() prop:disabled=move || store.in_playback()
                 title=move || if store.in_playback() { "A recording is playing: go back to live to connect" } else { "" }>
@@ -87,13 +133,24 @@ pub fn ConnectionPanel() -> impl IntoView {
             </button>
             <div class="status-line" data-testid="connection-status" data-state=move || store.conn.with(|c| c.as_str())>
                 <span class="dot"></span>
-                {move || match store.conn.get() {
+                <span class="status-text">{move || match store.conn.get() {
                     ConnState::Disconnected => "Disconnected".to_owned(),
                     ConnState::Connecting => "Connecting…".to_owned(),
                     ConnState::Connected => "Connected".to_owned(),
                     ConnState::Error(why) => why,
-                }}
+                }}</span>
             </div>
+            <Show when=move || folded.get()>
+                <ServerInfoCard compact=true />
+            </Show>
+        </div>
+        <Show when=move || folded.get()>
+            <FoldedMore unfolded />
+            <Show when=move || store.auth.state.with(Option::is_some)>
+                <AuthStatus />
+            </Show>
+        </Show>
+        <Show when=move || !folded.get()>
             // A played recording's sign-in shows too, whatever the form's transport. A server
             // that could not be reached asked for no sign-in: OAuth only follows a 401.
             <Show when=move || {
@@ -102,9 +159,9 @@ pub fn ConnectionPanel() -> impl IntoView {
             }>
                 <AuthStatus />
             </Show>
-            <ServerInfoCard />
+            <ServerInfoCard compact=false />
             <StderrView />
-        </section>
+        </Show>
     }
 }
 
@@ -212,11 +269,28 @@ fn ProtocolSelect(disabled: Signal<bool>) -> impl IntoView {
     }
 }
 
+/// Who the server is and the revision it speaks (and why); `compact`, in one line.
 #[component]
-fn ServerInfoCard() -> impl IntoView {
+fn ServerInfoCard(compact: bool) -> impl IntoView {
     let store = expect_context::<Store>();
     move || {
         store.server.get().map(|s| {
+            if compact {
+                let why = s.negotiated.map(|n| n.reason()).unwrap_or_default();
+                let title = format!("{} {} · {} · {why}", s.name, s.version, s.protocol_version);
+                return view! {
+                    <div class="server-info compact" data-testid="server-info" data-protocol-version=s.protocol_version.clone()
+                        title=title>
+                        <div class="server-name">
+                            {s.title.clone().unwrap_or_else(|| s.name.clone())}" "<span class="muted mono">{s.version.clone()}</span>
+                        </div>
+                        <div class="server-sub muted">
+                            <span class="mono">{s.protocol_version.clone()}</span>" "<span class="protocol-why">{why}</span>
+                        </div>
+                    </div>
+                }
+                .into_any();
+            }
             let caps = s.capabilities.join(", ");
             view! {
                 <div class="server-info" data-testid="server-info" data-protocol-version=s.protocol_version.clone()>
@@ -234,6 +308,7 @@ fn ServerInfoCard() -> impl IntoView {
                     {s.instructions.map(|i| view! { <details class="instructions"><summary>"Instructions"</summary><p>{i}</p></details> })}
                 </div>
             }
+            .into_any()
         })
     }
 }

@@ -1,7 +1,9 @@
 //! The server's tools: filter, refresh, and one item per tool with its annotation badges.
 
 use leptos::prelude::*;
+use shared::listbox::{self, TypeAhead};
 use shared::mcp::Tool;
+use wasm_bindgen::JsCast;
 
 use crate::store::{ConnState, Store};
 
@@ -29,6 +31,12 @@ pub fn ToolList() -> impl IntoView {
     // "3 of 12" while a filter is typed, else the number of tools.
     let count = move || if filtering() { format!("{} of {}", shown.get(), total()) } else { total().to_string() };
     let none_found = move || total() != 0 && filtering() && shown.get() == 0;
+    // The item Tab reaches when none is picked (one Tab stop for the whole list).
+    let first_name = Memo::new(move |_| {
+        let filter = store.tool_filter.get();
+        store.tools.with(|tools| tools.iter().find(|t| t.matches(&filter)).map(|t| t.name.clone()))
+    });
+    let type_ahead = StoredValue::new(TypeAhead::default());
     view! {
         <section class="panel tools">
             <div class="panel-head">
@@ -39,13 +47,22 @@ pub fn ToolList() -> impl IntoView {
                 </button>
             </div>
             <input class="input" type="search" data-testid="tool-filter" placeholder="Filter: words of a name, title or description"
+                aria-controls="tool-list"
                 prop:value=move || store.tool_filter.get()
-                on:input=move |ev| store.tool_filter.set(event_target_value(&ev)) />
+                on:input=move |ev| store.tool_filter.set(event_target_value(&ev))
+                on:keydown=move |ev: web_sys::KeyboardEvent| {
+                    // ↓ from the filter goes into the list.
+                    if ev.key() == "ArrowDown" && let Some(first) = items().into_iter().next() {
+                        ev.prevent_default();
+                        let _ = first.focus();
+                    }
+                } />
             {move || store.tools_error.get().map(|e| view! { <p class="error-text">{e}</p> })}
             <ListFacts />
-            <ul class="tool-list" data-testid="tool-list" role="listbox" aria-label="Tools">
+            <ul class="tool-list" id="tool-list" data-testid="tool-list" role="listbox" aria-label="Tools"
+                on:keydown=move |ev| on_list_key(store, &type_ahead, ev)>
                 <For each=visible key=|t| t.name.clone() let:tool>
-                    <ToolItem tool />
+                    <ToolItem tool first=first_name />
                 </For>
             </ul>
             <Show when=move || connected() && total() == 0 && !store.tools_loading.get()>
@@ -113,8 +130,65 @@ fn ttl_text(ms: u64) -> String {
     }
 }
 
+/// The list's items as the page shows them, in order.
+fn items() -> Vec<web_sys::HtmlElement> {
+    let Ok(found) = document().query_selector_all("[data-testid=tool-list] [data-testid=tool-item]") else {
+        return Vec::new();
+    };
+    (0..found.length()).filter_map(|i| found.item(i)?.dyn_into::<web_sys::HtmlElement>().ok()).collect()
+}
+
+/// The list's keys (WAI-ARIA listbox): ↑/↓, Home/End and type-ahead move the focus, Enter
+/// opens the tool (on the item), and Tab from a picked tool goes straight to its first field.
+fn on_list_key(store: Store, type_ahead: &StoredValue<TypeAhead>, ev: web_sys::KeyboardEvent) {
+    if ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+        return;
+    }
+    let items = items();
+    let focused = document().active_element();
+    let current = items.iter().position(|el| focused.as_ref().is_some_and(|f| f.is_same_node(Some(el))));
+    let key = ev.key();
+    let target = if key == "Tab" {
+        if ev.shift_key() || store.selected.with_untracked(Option::is_none) {
+            return;
+        }
+        let first = [
+            "[data-testid=tool-form] :is([data-testid=field], [data-testid=field-include], [data-testid=field-variant]):not(:disabled)",
+            "[data-testid=raw-args-editor]",
+            "[data-testid=call-button]",
+        ]
+            .iter()
+            .find_map(|css| document().query_selector(css).ok().flatten())
+            .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(first) = first {
+            ev.prevent_default();
+            let _ = first.focus();
+        }
+        return;
+    } else if let Some(i) = listbox::step(&key, current, items.len()) {
+        Some(i)
+    } else if key == "Enter" || (key == " " && !type_ahead.with_value(|t| t.typing(crate::store::now_ms()))) {
+        // Opens the tool that has the focus.
+        if let Some(name) = current.and_then(|i| items[i].get_attribute("data-tool-name")) {
+            ev.prevent_default();
+            store.select_tool(name);
+        }
+        return;
+    } else if let Some(ch) = key.chars().next().filter(|_| key.chars().count() == 1) {
+        let labels: Vec<String> = items.iter().map(|el| el.get_attribute("data-label").unwrap_or_default()).collect();
+        type_ahead.try_update_value(|t| t.find(ch, crate::store::now_ms(), &labels, current)).flatten()
+    } else {
+        return;
+    };
+    ev.prevent_default();
+    if let Some(el) = target.and_then(|i| items.get(i)) {
+        let _ = el.focus();
+        el.scroll_into_view_with_bool(false);
+    }
+}
+
 #[component]
-fn ToolItem(tool: Tool) -> impl IntoView {
+fn ToolItem(tool: Tool, first: Memo<Option<String>>) -> impl IntoView {
     let store = expect_context::<Store>();
     let name = tool.name.clone();
     let selected = {
@@ -125,28 +199,31 @@ fn ToolItem(tool: Tool) -> impl IntoView {
         let name = name.clone();
         move || store.select_tool(name.clone())
     };
-    let on_key = {
-        let select = select.clone();
-        move |ev: web_sys::KeyboardEvent| {
-            if ev.key() == "Enter" || ev.key() == " " {
-                ev.prevent_default();
-                select();
-            }
-        }
-    };
     let display = tool.display_name().to_owned();
     let show_name = display != tool.name;
-    let description = tool.description.clone().unwrap_or_default();
+    // The description is read on hover here, and in full in the tool's detail.
+    let hover = match &tool.description {
+        Some(d) if show_name => format!("{}\n{d}", tool.name),
+        Some(d) => d.clone(),
+        None => tool.name.clone(),
+    };
+    // One Tab stop for the list: the picked tool, else the first one.
+    let tab_stop = {
+        let name = name.clone();
+        move || match store.selected.get() {
+            Some(picked) if store.tools.with(|t| t.iter().any(|t| t.name == picked)) => picked == name,
+            _ => first.get().as_deref() == Some(name.as_str()),
+        }
+    };
+    let label = display.clone();
     view! {
-        <li class="tool-item" data-testid="tool-item" data-tool-name=name.clone() tabindex="0" role="option"
+        <li class="tool-item" data-testid="tool-item" data-tool-name=name.clone() data-label=label
+            tabindex=move || if tab_stop() { "0" } else { "-1" } role="option" title=hover
             class:selected=selected.clone() aria-selected=move || selected().to_string()
-            on:click=move |_| select() on:keydown=on_key>
-            <div class="tool-item-head">
-                <span class="tool-title">{display}</span>
-                <Badges tool=tool.clone() />
-            </div>
-            {show_name.then(|| view! { <div class="tool-name mono">{name.clone()}</div> })}
-            <div class="tool-desc">{description}</div>
+            on:click=move |_| select()>
+            <span class="tool-title">{display}</span>
+            {show_name.then(|| view! { <span class="tool-name mono">{name.clone()}</span> })}
+            <span class="tool-badges"><Badges tool=tool.clone() /></span>
         </li>
     }
 }

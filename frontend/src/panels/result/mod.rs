@@ -24,9 +24,30 @@ use crate::store::{CallState, Store};
 /// Raw responses larger than this are pretty-printed only when opened.
 const EAGER_RAW_BYTES: usize = 256 * 1024;
 
+/// Brings the result pane into view (as little scrolling as it takes), once it is drawn.
+fn bring_into_view() {
+    request_animation_frame(|| {
+        if let Ok(Some(pane)) = document().query_selector("[data-testid=result-pane]") {
+            let options = web_sys::ScrollIntoViewOptions::new();
+            options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+            pane.scroll_into_view_with_scroll_into_view_options(&options);
+        }
+    });
+}
+
 #[component]
 pub fn ResultPane() -> impl IntoView {
     let store = expect_context::<Store>();
+    // A call that starts, and its result when it arrives, are brought into view: under a
+    // long form they would otherwise sit below the fold.
+    Effect::new(move |was_pending: Option<bool>| {
+        let call = store.call.get();
+        let pending = matches!(call, CallState::Pending { .. });
+        if was_pending.is_some_and(|was| was != pending) && !matches!(call, CallState::Idle) {
+            bring_into_view();
+        }
+        pending
+    });
     move || {
         // The picked tool's own call (under way, or its last), never another tool's.
         let call = match store.selected.get() {
