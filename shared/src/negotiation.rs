@@ -52,6 +52,11 @@ impl Discovery {
 
 impl Negotiated {
     /// Why this revision: `pinned`, or what was offered and what the server did with it.
+    /// How the revision was chosen, in a word: `pinned` or `auto`.
+    pub fn how(&self) -> &'static str {
+        if self.pinned { "pinned" } else { "auto" }
+    }
+
     pub fn reason(&self) -> String {
         let before = self.discovery.before_initialize();
         if self.pinned {

@@ -149,6 +149,7 @@ fn ConnectionForm(unfolded: RwSignal<bool>, folded: Signal<bool>) -> impl IntoVi
             <Show when=move || store.auth.state.with(Option::is_some)>
                 <AuthStatus />
             </Show>
+            <StderrView />
         </Show>
         <Show when=move || !folded.get()>
             // A played recording's sign-in shows too, whatever the form's transport. A server
@@ -276,16 +277,16 @@ fn ServerInfoCard(compact: bool) -> impl IntoView {
     move || {
         store.server.get().map(|s| {
             if compact {
+                let how = s.negotiated.map(|n| n.how()).unwrap_or_default();
                 let why = s.negotiated.map(|n| n.reason()).unwrap_or_default();
                 let title = format!("{} {} · {} · {why}", s.name, s.version, s.protocol_version);
                 return view! {
                     <div class="server-info compact" data-testid="server-info" data-protocol-version=s.protocol_version.clone()
                         title=title>
-                        <div class="server-name">
-                            {s.title.clone().unwrap_or_else(|| s.name.clone())}" "<span class="muted mono">{s.version.clone()}</span>
-                        </div>
+                        <div class="server-name">{s.title.clone().unwrap_or_else(|| s.name.clone())}</div>
                         <div class="server-sub muted">
-                            <span class="mono">{s.protocol_version.clone()}</span>" "<span class="protocol-why">{why}</span>
+                            <span class="mono">{s.name.clone()}" "{s.version.clone()}</span>" · "
+                            <span class="mono">{s.protocol_version.clone()}</span>" "{how}
                         </div>
                     </div>
                 }
