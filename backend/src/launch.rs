@@ -33,8 +33,8 @@ struct Serving {
     preset_protocol: ProtocolChoice,
     servers: Vec<ConfiguredServer>,
     record_dir: Option<PathBuf>,
-    /// The text of the recording `play` loaded.
-    recording: Option<Bytes>,
+    /// The recording `play` loaded.
+    recording: Option<crate::app::Loaded>,
     /// How much of the relay's environment servers see.
     inherit: Inherit,
     /// The preset's OAuth client id and scopes.
@@ -77,13 +77,18 @@ pub async fn play(args: PlayArgs, announce: impl FnOnce(&str)) -> Result<()> {
         preset_protocol: ProtocolChoice::Auto,
         servers: Vec::new(),
         record_dir: None,
-        recording: Some(Bytes::from(text)),
+        recording: Some(crate::app::Loaded { name: file_name(&args.file), text: Bytes::from(text) }),
         inherit: Inherit::Minimal,
         oauth: Default::default(),
         auth: Default::default(),
         secrets: Vec::new(),
     };
     serve(args.listen, serving, announce).await
+}
+
+/// The last part of a path, as a person named the file.
+fn file_name(file: &Path) -> String {
+    file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned())
 }
 
 /// Reads a recording as the page will: a file that is no recording is refused, one with

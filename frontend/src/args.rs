@@ -28,7 +28,12 @@ pub struct ArgsState {
     pub schema_error: RwSignal<Option<String>>,
     /// The variant a person picked, per `oneOf`/`anyOf` path.
     pub variants: RwSignal<HashMap<String, usize>>,
+    /// Every problem validation finds (what holds a call back).
     pub violations: Memo<Vec<Violation>>,
+    /// The problems shown: those of what the person edited, all after Call.
+    pub shown: Memo<Vec<Violation>>,
+    touched: RwSignal<Vec<String>>,
+    revealed: RwSignal<bool>,
     /// Text a field could not turn into the value its schema asks for (an integer beyond
     /// 64 bits), by path: shown in place of what validation says there.
     refused: RwSignal<Vec<Violation>>,
@@ -58,6 +63,17 @@ impl ArgsState {
             };
             checker.with_value(|c| model.violations(c.as_ref()))
         });
+        let touched = RwSignal::new(Vec::<String>::new());
+        let revealed = RwSignal::new(false);
+        let shown = Memo::new(move |_| {
+            let model = ArgsModel {
+                raw_mode: raw_mode.get(),
+                touched: touched.get(),
+                revealed: revealed.get(),
+                ..ArgsModel::default()
+            };
+            violations.with(|v| model.shown(v))
+        });
         Self {
             schema: RwSignal::new(Arc::new(Value::Null)),
             field: RwSignal::new(None),
@@ -68,6 +84,9 @@ impl ArgsState {
             schema_error: RwSignal::new(None),
             variants: RwSignal::new(HashMap::new()),
             violations,
+            shown,
+            touched,
+            revealed,
             refused,
             checker,
             generation,
@@ -84,6 +103,8 @@ impl ArgsState {
             raw_error: self.raw_error.get_untracked(),
             refused: self.refused.get_untracked(),
             variants: self.variants.get_untracked(),
+            touched: self.touched.get_untracked(),
+            revealed: self.revealed.get_untracked(),
         }
     }
 
@@ -98,6 +119,13 @@ impl ArgsState {
         write_back(self.raw_error, m.raw_error);
         write_back(self.refused, m.refused);
         write_back(self.variants, m.variants);
+        write_back(self.touched, m.touched);
+        write_back(self.revealed, m.revealed);
+    }
+
+    /// The person asked to send: every problem shows from now on.
+    pub fn reveal(self) {
+        self.edit(ArgsModel::reveal);
     }
 
     /// Shows `tool`'s form, starting from the arguments last used with it on `server`, or
@@ -217,9 +245,9 @@ impl ArgsState {
         }
     }
 
-    /// The messages of the violations at exactly `path`.
+    /// The messages of the violations shown at exactly `path`.
     pub fn errors_at(self, path: &str) -> Vec<String> {
-        self.violations.with(|v| v.iter().filter(|x| x.path == path).map(|x| x.message.clone()).collect())
+        self.shown.with(|v| v.iter().filter(|x| x.path == path).map(|x| x.message.clone()).collect())
     }
 }
 

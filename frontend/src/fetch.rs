@@ -4,16 +4,19 @@
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// The body of `GET url`, to be read a slice at a time, or why not.
-pub async fn blob(url: &str) -> Result<web_sys::Blob, String> {
+/// The body of `GET url`, to be read a slice at a time, and the value of its header
+/// `name` (percent-decoded), or why not.
+pub async fn blob(url: &str, name: &str) -> Result<(web_sys::Blob, Option<String>), String> {
     let window = web_sys::window().ok_or("no window")?;
     let response = JsFuture::from(window.fetch_with_str(url)).await.map_err(describe)?;
     let response: web_sys::Response = response.dyn_into().map_err(|_| "not a response".to_owned())?;
     if !response.ok() {
         return Err(format!("HTTP {} {}", response.status(), response.status_text()));
     }
+    let header = response.headers().get(name).ok().flatten();
+    let header = header.and_then(|h| js_sys::decode_uri_component(&h).ok()).map(String::from);
     let body = JsFuture::from(response.blob().map_err(describe)?).await.map_err(describe)?;
-    body.dyn_into().map_err(|_| "the body is not a blob".to_owned())
+    Ok((body.dyn_into().map_err(|_| "the body is not a blob".to_owned())?, header))
 }
 
 /// The bytes of a blob (a slice of a file a person picked or dropped).

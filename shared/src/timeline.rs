@@ -1,6 +1,7 @@
 //! The session log the timeline shows: every message both ways and every relay event, in
 //! order, classified, with requests and responses paired and timed.
 
+pub mod clock;
 mod marks;
 mod subject;
 
@@ -420,6 +421,8 @@ impl RowKind {
 pub struct RowView {
     pub seq: usize,
     pub rel_ms: f64,
+    /// The relay's stamp, in ms since the Unix epoch.
+    pub at_ms: f64,
     pub direction: &'static str,
     pub kind: &'static str,
     pub method: String,
@@ -455,6 +458,7 @@ impl RowView {
         Self {
             seq: row.seq,
             rel_ms: row.at_ms - start_ms,
+            at_ms: row.at_ms,
             direction: row.direction.as_str(),
             kind: row.kind.as_str(),
             method: row.method.clone().unwrap_or_default(),

@@ -39,3 +39,4 @@ mod results;
 mod schema_marks;
 mod security;
 mod stateless;
+mod timeline;

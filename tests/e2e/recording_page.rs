@@ -234,3 +234,54 @@ async fn what_the_relay_records_opens_in_the_page_with_play() -> Result<()> {
     let _ = std::fs::remove_dir_all(dir);
     Ok(())
 }
+
+/// The arguments the form holds, read in its JSON editor.
+async fn arguments(b: &Browser) -> Result<serde_json::Value> {
+    if b.all("[data-testid=raw-args-editor]").await?.is_empty() {
+        b.id("raw-args-toggle").await?.click().await?;
+    }
+    let text = b.id("raw-args-editor").await?.prop("value").await?.unwrap_or_default();
+    serde_json::from_str(&text).with_context(|| format!("the editor holds {text:?}"))
+}
+
+#[tokio::test]
+async fn playback_says_what_it_plays_and_a_picked_tool_shows_its_recorded_call() -> Result<()> {
+    let pg = Playground::start(&[])?;
+    let (text, shown, _) =
+        record(&pg, &[("get_weather", r#"{"city": "Lisbon"}"#), ("echo", r#"{"message": "said last"}"#)]).await?;
+    drop(pg);
+    let dir = std::env::temp_dir().join(format!("mcp-playground-named-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let file = dir.join("weather demo.jsonl");
+    std::fs::write(&file, text)?;
+
+    let player = Playground::start_sub(&["play", &file.to_string_lossy()])?;
+    let b = Browser::start().await?;
+    b.client.goto(&player.url).await?;
+    b.css("[data-testid=replay-mode][data-state=playback]").await?;
+    // Before a single step, the page says it plays a file, not that it connects.
+    let pill = b.id("status-pill").await?.text().await?;
+    ensure!(pill == "Playing back weather demo.jsonl", "{pill}");
+    let status = b.id("connection-status").await?.text().await?;
+    ensure!(status == "Playing back weather demo.jsonl", "{status}");
+    b.id("replay-speed").await?.select_by_value("max").await?;
+    b.id("replay-play").await?.click().await?;
+    eventually(Duration::from_secs(20), "the end of playback", || async {
+        let (i, t) = position(&b).await?;
+        Ok((t > 0 && i == t).then_some(()))
+    })
+    .await?;
+    ensure!(b.id("status-pill").await?.text().await? == pill, "the pill says playback to the end");
+    // Picking the first call's tool shows the arguments it was sent with and its result.
+    b.css("[data-testid=tool-item][data-tool-name=get_weather]").await?.click().await?;
+    b.css("[data-testid=tool-detail][data-tool-name=get_weather]").await?;
+    ensure!(arguments(&b).await? == serde_json::json!({"city": "Lisbon"}));
+    ensure!(pane(&b).await? == shown[0], "{} vs {}", pane(&b).await?, shown[0]);
+    b.css("[data-testid=tool-item][data-tool-name=echo]").await?.click().await?;
+    b.css("[data-testid=tool-detail][data-tool-name=echo]").await?;
+    ensure!(arguments(&b).await? == serde_json::json!({"message": "said last"}));
+    ensure!(page::result_texts(&b).await? == ["said last"]);
+    b.close().await?;
+    let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}

@@ -93,6 +93,26 @@ fn replay_cli_server_everything_and_python_over_stdio() -> Result<()> {
 }
 
 #[test]
+fn replay_cli_offers_the_roots_the_recording_offered() -> Result<()> {
+    let dir = scratch("roots")?;
+    let entry = path(&server_everything()?);
+    let answers = dir.join("answers.json");
+    std::fs::write(&answers, r#"{"roots": ["file:///srv/project-one", "file:///srv/project-two"]}"#)?;
+    let file = path(&dir.join("roots.jsonl"));
+    let r = run(&["call", "get-roots-list", "--answers", &path(&answers), "--record", &file, "node", &entry, "stdio"])?;
+    ensure!(r.code == 0 && r.stdout.contains("project-two"), "the server lists the roots it was offered: {r}");
+    // No answers file now: the replay offers what the recording offered, and the server's
+    // answer, which names them, compares equal.
+    let r = run(&["replay", &file, "--json", "--", "node", &entry, "stdio"])?;
+    ensure!(r.code == 0, "{r}");
+    let v = report(&r)?;
+    let call = v["rows"].as_array().into_iter().flatten().find(|row| row["tool"] == "get-roots-list");
+    ensure!(call.is_some_and(|c| c["state"] == "same"), "{v}");
+    let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}
+
+#[test]
 fn replay_cli_a_changed_server_fails_with_breaking_drift() -> Result<()> {
     let dir = scratch("changed")?;
     let file = path(&dir.join("weather.jsonl"));

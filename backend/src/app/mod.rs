@@ -35,7 +35,7 @@ pub struct AppState {
     pub sessions: Arc<Semaphore>,
     pub shutdown: watch::Receiver<bool>,
     /// The recording `play FILE` loaded, served as read.
-    pub recording: Option<Bytes>,
+    pub recording: Option<Loaded>,
 }
 
 /// Where authorization servers send the person back after a sign-in (see
@@ -117,14 +117,42 @@ async fn not_built() -> Response {
         .into_response()
 }
 
-/// The loaded recording, byte for byte as the file had it.
+/// A recording `play FILE` loaded: the file's name (for the page to say what it plays
+/// back) and its text.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub name: String,
+    pub text: Bytes,
+}
+
+/// The header that names the loaded recording's file, percent-encoded (a header is ASCII).
+pub const RECORDING_NAME: &str = "x-recording-name";
+
+/// The loaded recording, byte for byte as the file had it, and its file's name.
 async fn recording(State(state): State<AppState>) -> Response {
     match state.recording {
-        Some(text) => ([(header::CONTENT_TYPE, "application/x-ndjson")], text).into_response(),
+        Some(Loaded { name, text }) => {
+            let headers = [
+                (header::CONTENT_TYPE, "application/x-ndjson".to_owned()),
+                (header::HeaderName::from_static(RECORDING_NAME), percent_encode(&name)),
+            ];
+            (headers, text).into_response()
+        }
         None => {
             (StatusCode::NOT_FOUND, "no recording is loaded: start with `mcp-playground play FILE`\n").into_response()
         }
     }
+}
+
+/// `name` with every byte but ASCII letters, digits and `._-` as `%XX`, as the page's
+/// `decodeURIComponent` reads it.
+fn percent_encode(name: &str) -> String {
+    name.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'.' | b'_' | b'-' => char::from(b).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }
 
 async fn upgrade(State(state): State<AppState>, ws: WebSocketUpgrade) -> Response {

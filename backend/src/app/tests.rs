@@ -34,7 +34,7 @@ async fn serve_relay(recording: Option<&'static str>, assets: PathBuf) -> (Strin
         assets,
         sessions: Arc::new(Semaphore::new(1)),
         shutdown,
-        recording: recording.map(|t| Bytes::from_static(t.as_bytes())),
+        recording: recording.map(|t| Loaded { name: "démo 1.jsonl".into(), text: Bytes::from_static(t.as_bytes()) }),
     };
     tokio::spawn(async move { axum::serve(listener, router(state)).await });
     (format!("http://127.0.0.1:{port}"), guard)
@@ -172,6 +172,11 @@ async fn the_loaded_recording_is_served_as_read_with_the_token_only() {
     let answer = client.get(format!("{base}/api/recording?token=T")).send().await.unwrap();
     assert_eq!(answer.status(), 200);
     assert_eq!(answer.headers()["content-type"], "application/x-ndjson");
+    assert_eq!(
+        answer.headers()[RECORDING_NAME],
+        "d%C3%A9mo%201.jsonl",
+        "the file's name, as decodeURIComponent reads it"
+    );
     assert_eq!(answer.text().await.unwrap(), text);
     let answer = client.get(format!("{base}/api/recording")).bearer_auth("T").send().await.unwrap();
     assert_eq!(answer.status(), 200);

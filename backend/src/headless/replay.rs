@@ -13,9 +13,8 @@ use serde_json::Value;
 use shared::calls::ConfirmPolicy;
 use shared::recording::Recording;
 use shared::replay::{
-    ChangeKind, DriftClass, FailOn, Replay, Report, ResendPolicy, RowState, Want, drift, recorded_tools,
+    ChangeKind, DriftClass, FailOn, Replay, Report, ResendPolicy, RowState, Want, drift, recorded_roots, recorded_tools,
 };
-use shared::revision::ProtocolChoice;
 use shared::session::CallLimits;
 
 use super::drive::{Driver, Stop};
@@ -39,7 +38,7 @@ pub async fn replay(args: ReplayArgs) -> crate::error::Result<ExitCode> {
     }
     // Lines that cannot be read are logged, as `play` and `mock` log them.
     let Some(rec) = read(&args) else { return Ok(ExitCode::from(FAILED)) };
-    let Some(mut d) = connected(&args, rec.header.protocol).await else { return Ok(ExitCode::from(FAILED)) };
+    let Some(mut d) = connected(&args, &rec).await else { return Ok(ExitCode::from(FAILED)) };
     let limits = CallLimits { timeout_ms: args.timeout_s * 1000.0, ..CallLimits::default() };
     let mut replay = Replay::new(&rec, &args.ignore, limits);
     let recorded = recorded_tools(replay.requests());
@@ -93,10 +92,14 @@ fn read(args: &ReplayArgs) -> Option<Recording> {
 }
 
 /// A driver connected to the named server, with its tool list in; `None` after saying why not.
-/// It speaks the revision the recording asked for, unless `--protocol` says otherwise.
-async fn connected(args: &ReplayArgs, recorded: ProtocolChoice) -> Option<Driver> {
+/// It speaks the revision the recording asked for, unless `--protocol` says otherwise, and
+/// offers the roots the recording offered.
+async fn connected(args: &ReplayArgs, rec: &Recording) -> Option<Driver> {
     let (target, protocol) = super::commands::target_of(&args.server)?;
     let mut d = super::commands::driver(args.server.inherit())?;
+    if let Some(roots) = recorded_roots(rec) {
+        d.session.set_roots(roots);
+    }
     match super::commands::signing(&args.server) {
         Ok(s) => d.sign_in_with(s),
         Err(e) => {
@@ -104,7 +107,7 @@ async fn connected(args: &ReplayArgs, recorded: ProtocolChoice) -> Option<Driver
             return None;
         }
     }
-    let protocol = protocol.unwrap_or(recorded);
+    let protocol = protocol.unwrap_or(rec.header.protocol);
     match d.connect(target, protocol, Duration::from_secs_f64(args.timeout_s)).await {
         Ok(()) => {
             if let Some(n) = d.session.negotiated() {

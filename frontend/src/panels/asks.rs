@@ -62,11 +62,16 @@ fn ElicitationDialog(id: Id, elicitation: Elicitation, waiting: Signal<usize>) -
         move |a: ElicitAnswer| store.answer_elicitation(id.clone(), a)
     };
     let (cancel, decline, accept) = (answer.clone(), answer.clone(), answer.clone());
+    let invalid = move || mode == "form" && !args.violations.with(Vec::is_empty);
+    // As with Call: problems show once the person edited there or pressed Accept.
+    let told = move || mode == "form" && !args.shown.with(Vec::is_empty);
     let accept = move |_| {
+        if invalid() {
+            return args.reveal();
+        }
         let content = if mode == "form" { args.current().unwrap_or_default() } else { serde_json::Value::Null };
         accept(ElicitAnswer::Accept(content));
     };
-    let invalid = move || mode == "form" && !args.violations.with(Vec::is_empty);
     let dialog = NodeRef::new();
     let on_key = {
         let cancel = cancel.clone();
@@ -87,8 +92,8 @@ fn ElicitationDialog(id: Id, elicitation: Elicitation, waiting: Signal<usize>) -
                         on:click=move |_| cancel(ElicitAnswer::Cancel)>"Cancel"</button>
                     <button class="button" data-testid="elicitation-decline" title="Refuse to provide it"
                         on:click=move |_| decline(ElicitAnswer::Decline)>"Decline"</button>
-                    <button class="button primary" data-testid="elicitation-accept" prop:disabled=invalid
-                        title=move || if invalid() {
+                    <button class="button primary" data-testid="elicitation-accept" prop:disabled=told
+                        title=move || if told() {
                             "Fix the problems above first"
                         } else if mode == "url" {
                             "Tell the server you agree to visit the address"

@@ -50,6 +50,8 @@ fn ToolDetail(tool: Tool) -> impl IntoView {
     // A recording plays back read-only: its calls are the ones it holds.
     let can_call = move || store.conn.get() == ConnState::Connected && !pending() && !store.in_playback();
     let invalid = move || store.args.violations.with(|v| !v.is_empty());
+    // The form says nothing of problems until the person edited there or pressed Call.
+    let told = move || store.args.shown.with(|v| !v.is_empty());
     let on_key = move |ev: web_sys::KeyboardEvent| {
         if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) && can_call() {
             ev.prevent_default();
@@ -95,7 +97,9 @@ fn ToolDetail(tool: Tool) -> impl IntoView {
                     <span class="hint small">"s"</span>
                 </label>
                 <Show when=invalid>
-                    <span class="hint small">"Fix the problems above, or send them as they are to see how the server copes."</span>
+                    <Show when=told>
+                        <span class="hint small">"Fix the problems above, or send them as they are to see how the server copes."</span>
+                    </Show>
                     <button class="button ghost" data-testid="send-anyway" prop:disabled=move || !can_call()
                         on:click=move |_| store.call_selected(true)>"Send anyway"</button>
                 </Show>

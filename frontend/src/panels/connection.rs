@@ -131,9 +131,13 @@ fn ConnectionForm(unfolded: RwSignal<bool>, folded: Signal<bool>) -> impl IntoVi
                     _ => "Connect",
                 } }}
             </button>
-            <div class="status-line" data-testid="connection-status" data-state=move || store.conn.with(|c| c.as_str())>
+            <div class="status-line" data-testid="connection-status" data-state=move || store.conn.with(|c| c.as_str())
+                class:playback=move || store.in_playback()>
                 <span class="dot"></span>
                 <span class="status-text">{move || match store.conn.get() {
+                    _ if store.in_playback() => {
+                        store.playback.with(|p| p.as_ref().map(|p| format!("Playing back {}", p.name)).unwrap_or_default())
+                    }
                     ConnState::Disconnected => "Disconnected".to_owned(),
                     ConnState::Connecting => "Connecting…".to_owned(),
                     ConnState::Connected => "Connected".to_owned(),

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use shared::revision::Revision;
 use shared::spec_check::Verdict;
-use shared::timeline::{AuthRow, Mark, RowDirection, RowFilter, RowKind, RowView};
+use shared::timeline::{AuthRow, Mark, RowDirection, RowFilter, RowKind, RowView, clock};
 
 use crate::store::Store;
 
@@ -74,6 +74,28 @@ pub fn TimelinePanel() -> impl IntoView {
             el.set_scroll_top(el.scroll_height());
         }
     });
+    // Rows that came while the person was scrolled up: a chip counts them and brings the
+    // view back down.
+    // A change of filter starts the count again: what it shows is not "new".
+    let seen = RwSignal::new(0usize);
+    Effect::new(move |_| {
+        filtered.track();
+        if follow.get() || seen.get_untracked() > total.get_untracked() {
+            seen.set(total.get_untracked());
+        }
+    });
+    Effect::new(move |_| {
+        if follow.get() {
+            seen.set(total.get());
+        }
+    });
+    let unseen = move || total.get().saturating_sub(seen.get());
+    let to_bottom = move |_| {
+        if let Some(el) = scroller.get() {
+            el.set_scroll_top(el.scroll_height());
+        }
+        follow.set(true);
+    };
     let on_scroll = move |_| {
         if let Some(el) = scroller.get() {
             let top = f64::from(el.scroll_top());
@@ -138,7 +160,8 @@ pub fn TimelinePanel() -> impl IntoView {
                     "auth"
                 </label>
             </div>
-            <div class="timeline" class:hidden=move || flow.get() data-testid="timeline" role="list" node_ref=scroller on:scroll=on_scroll>
+            <div class="timeline-box" class:hidden=move || flow.get()>
+            <div class="timeline" data-testid="timeline" role="list" node_ref=scroller on:scroll=on_scroll>
                 <div class="timeline-space" style=move || format!("height: {}px", total.get() as f64 * ROW_H)>
                     // A row is drawn once, without reactive parts, and kept while it stays the
                     // same (slot, row, partner, selection): new rows cost their own drawing,
@@ -147,6 +170,11 @@ pub fn TimelinePanel() -> impl IntoView {
                         <TimelineRow row=r.row top=r.slot as f64 * ROW_H selected=r.selected highlighted=r.highlighted />
                     </For>
                 </div>
+            </div>
+            <Show when=move || { !follow.get() && unseen() > 0 }>
+                <button class="new-rows" data-testid="timeline-new-rows" on:click=to_bottom
+                    title="Back to the newest messages">{move || format!("{} new ↓", unseen())}</button>
+            </Show>
             </div>
             {move || detail().map(|(text, mark)| view! {
                 <div class="timeline-detail-wrap">
@@ -214,12 +242,25 @@ fn schema_sign(verdict: Option<&Verdict>) -> Option<impl IntoView + use<>> {
     Some(view! { <span class="t-schema" title=title.clone() aria-label=title>"!"</span> })
 }
 
+/// A row's kind in its badge, short enough for a narrow column (the whole word is its tooltip).
+fn short_kind(kind: &str) -> &str {
+    match kind {
+        "request" => "req",
+        "response" => "res",
+        "notification" => "notif",
+        other => other,
+    }
+}
+
 #[component]
 fn TimelineRow(row: RowView, top: f64, selected: bool, highlighted: bool) -> impl IntoView {
     let store = expect_context::<Store>();
     let seq = row.seq;
-    let time = format!("{:.0} ms", row.rel_ms);
-    let took = row.duration_ms.map(|d| format!("{d:.0} ms"));
+    let time = clock::elapsed(row.rel_ms);
+    let offset = -(js_sys::Date::new_0().get_timezone_offset() as i32);
+    let at = clock::wall_clock(row.at_ms, offset);
+    let took = row.duration_ms.map(clock::took);
+    let took_exact = row.duration_ms.map(|d| format!("took {d:.1} ms"));
     let id_label = row.id.as_ref().map(|i| format!("#{i}"));
     let on_key = move |ev: web_sys::KeyboardEvent| {
         if ev.key() == "Enter" || ev.key() == " " {
@@ -233,17 +274,17 @@ fn TimelineRow(row: RowView, top: f64, selected: bool, highlighted: bool) -> imp
             data-seq=seq data-schema=row.schema.as_ref().map(Verdict::as_str) class:selected=selected class:partner=highlighted
             data-auth=row.auth.map(AuthRow::as_str) class:auth-row=row.auth.is_some()
             on:click=move |_| store.selected_row.set(Some(seq)) on:keydown=on_key>
-            <span class="t-time mono">{time}</span>
+            <span class="t-time mono" title=at>{time}</span>
             <span class=format!("t-dir dir-{}", row.direction)>{arrow(row.direction)}</span>
             <span class="t-method mono" title=row.label()>{row.label()}</span>
             <span class="t-schema-slot">{schema_sign(row.schema.as_ref())}</span>
             // A refused `server/discover` that `initialize` followed is how a 2025 server is
             // reached: said quietly, not as a red error.
-            <span class=format!("t-kind kind-{}", if row.fell_back { "fell-back" } else { row.kind })>
-                {if row.fell_back { "fell back" } else { row.kind }}
+            <span class=format!("t-kind kind-{}", if row.fell_back { "fell-back" } else { row.kind }) title=row.kind>
+                {if row.fell_back { "fell back" } else { short_kind(row.kind) }}
             </span>
             <span class="t-id mono">{id_label}</span>
-            <span class="t-took mono">{took}</span>
+            <span class="t-took mono" title=took_exact>{took}</span>
         </div>
     }
 }

@@ -89,6 +89,7 @@ impl Store {
             Ok(v) => v,
             Err(e) => return self.args.raw_error.set(Some(e)),
         };
+        self.args.reveal();
         if !anyway && !self.args.violations.get_untracked().is_empty() {
             return;
         }

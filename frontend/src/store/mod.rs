@@ -327,9 +327,11 @@ impl Store {
     /// `mcp-playground play FILE`: the relay holds a recording; play it.
     fn fetch_recording(self) {
         leptos::task::spawn_local(async move {
-            let name = "the recording the relay opened".to_owned();
-            let read = match crate::fetch::blob("/api/recording").await {
-                Ok(blob) => self.read_recording(name, &blob).await,
+            let read = match crate::fetch::blob("/api/recording", "x-recording-name").await {
+                Ok((blob, name)) => {
+                    let name = name.unwrap_or_else(|| "the recording the relay opened".to_owned());
+                    self.read_recording(name, &blob).await
+                }
                 Err(e) => Err(e),
             };
             if let Err(e) = read {
@@ -352,6 +354,12 @@ impl Store {
         let Some(tool) = tool else { return };
         let server = self.server.with_untracked(|s| s.as_ref().map(|s| s.name.clone()).unwrap_or_default());
         self.args.load(&tool, &server);
+        // A recording shows a tool as it was called: with the arguments of its last call.
+        if self.in_playback()
+            && let Some(arguments) = self.session.with_value(|s| s.last_arguments(&name))
+        {
+            self.args.value.set(arguments);
+        }
         self.selected.set(Some(name));
     }
 

@@ -41,6 +41,8 @@ pub(super) struct Running {
     policy: ResendPolicy,
     /// Nothing is sent until the person answered the confirmation.
     awaiting_answer: bool,
+    /// The live roots, while the recording's are offered instead.
+    roots_before: Option<Vec<String>>,
 }
 
 impl Store {
@@ -64,7 +66,18 @@ impl Store {
         let calls = policy.to_confirm(replay.requests());
         let total = replay.requests().len();
         let awaiting_answer = !calls.is_empty();
-        self.running.set_value(Some(Running { replay, policy, awaiting_answer }));
+        // The server is offered the roots it was offered then, so what it does with them
+        // compares equal; the person's own come back when the run ends.
+        let roots_before = shared::replay::recorded_roots(&recording).and_then(|roots| {
+            self.parked.try_update_value(|p| {
+                let s = p.as_mut()?;
+                let before = s.roots().to_vec();
+                s.set_roots(roots);
+                Some(before)
+            })?
+        });
+        self.send_parked();
+        self.running.set_value(Some(Running { replay, policy, awaiting_answer, roots_before }));
         self.replay_rows.set_value(Vec::new());
         self.replay_view.set(ReplayView { running: true, total, ..ReplayView::default() });
         if awaiting_answer {
@@ -149,13 +162,14 @@ impl Store {
     /// Stops a run: what was compared stays, nothing more is sent (a call under way is
     /// cancelled).
     pub fn replay_stop(self) {
-        if self.running.try_update_value(Option::take).flatten().is_none() {
-            return;
-        }
+        let Some(run) = self.running.try_update_value(Option::take).flatten() else { return };
         self.replay_confirm.set(None);
         self.parked.update_value(|p| {
             if let Some(s) = p {
                 s.cancel_call();
+                if let Some(roots) = run.roots_before {
+                    s.set_roots(roots);
+                }
             }
         });
         self.send_parked();
@@ -170,6 +184,14 @@ impl Store {
         let Some(run) = self.running.try_update_value(Option::take).flatten() else { return };
         let recorded = recorded_tools(run.replay.requests());
         let live = self.parked.with_value(|p| p.as_ref().map(|s| s.tools().to_vec()));
+        if let Some(roots) = run.roots_before {
+            self.parked.update_value(|p| {
+                if let Some(s) = p {
+                    s.set_roots(roots);
+                }
+            });
+            self.send_parked();
+        }
         let drift = match (recorded, live) {
             (Some(r), Some(l)) => drift(&r, &l),
             _ => Vec::new(),

@@ -26,6 +26,11 @@ pub struct ArgsModel {
     pub refused: Vec<Violation>,
     /// The variant a person picked, per `oneOf`/`anyOf` path.
     pub variants: HashMap<String, usize>,
+    /// The paths a person edited since the form was loaded: what validation says there is
+    /// shown, the rest waits (see [`ArgsModel::shown`]).
+    pub touched: Vec<String>,
+    /// The person pressed Call: every problem is shown.
+    pub revealed: bool,
 }
 
 impl Default for ArgsModel {
@@ -37,6 +42,8 @@ impl Default for ArgsModel {
             raw_error: None,
             refused: Vec::new(),
             variants: HashMap::new(),
+            touched: Vec::new(),
+            revealed: false,
         }
     }
 }
@@ -50,7 +57,37 @@ impl ArgsModel {
         self.raw_mode = false;
         self.raw_error = None;
         self.refused.clear();
+        self.untouch();
         self.value = saved.unwrap_or_else(|| initial(field, schema));
+    }
+
+    /// Nothing edited yet: the form is quiet again.
+    fn untouch(&mut self) {
+        self.touched.clear();
+        self.revealed = false;
+    }
+
+    /// A person edited the value at `path`.
+    fn touch(&mut self, path: &str) {
+        if !self.touched.iter().any(|t| t == path) {
+            self.touched.push(path.to_owned());
+        }
+    }
+
+    /// The person asked to call: every problem is shown from now on.
+    pub fn reveal(&mut self) {
+        self.revealed = true;
+    }
+
+    /// What of `violations` to show: nothing scolds a person before they edited a field or
+    /// pressed Call. A problem shows once its value, something inside it or something around
+    /// it was edited; all show after Call, and in the raw editor (its text is the person's).
+    pub fn shown(&self, violations: &[Violation]) -> Vec<Violation> {
+        if self.revealed || self.raw_mode {
+            return violations.to_vec();
+        }
+        let related = |a: &str, b: &str| rebase(a, b, b).is_some() || rebase(b, a, a).is_some();
+        violations.iter().filter(|v| self.touched.iter().any(|t| related(&v.path, t))).cloned().collect()
     }
 
     /// Back to the schema's defaults, in whichever editor is shown.
@@ -59,6 +96,7 @@ impl ArgsModel {
         self.variants.clear();
         self.raw_error = None;
         self.refused.clear();
+        self.untouch();
         if self.raw_mode {
             self.raw_text = pretty(&start);
         }
@@ -67,6 +105,7 @@ impl ArgsModel {
 
     /// Sets the value at `path`, creating missing parent objects on the way.
     pub fn set(&mut self, path: &str, new: Value) {
+        self.touch(path);
         if !pointer::set(&mut self.value, path, new.clone()) {
             ensure_parents(&mut self.value, path);
             pointer::set(&mut self.value, path, new);
@@ -93,6 +132,7 @@ impl ArgsModel {
         }
         let (old, new) = (pointer::child(parent, from), pointer::child(parent, to));
         self.repath(|p| rebase(p, &old, &new));
+        self.touch(&new);
         true
     }
 
@@ -104,6 +144,7 @@ impl ArgsModel {
         }
         let (at_a, at_b) = (pointer::index(parent, a), pointer::index(parent, b));
         self.repath(|p| rebase(p, &at_a, &at_b).or_else(|| rebase(p, &at_b, &at_a)));
+        self.touch(parent);
         true
     }
 
@@ -145,6 +186,7 @@ impl ArgsModel {
     pub fn remove(&mut self, path: &str) {
         // Paths after a removed item shift: what was refused there no longer applies.
         self.refused.clear();
+        self.touch(path);
         pointer::remove(&mut self.value, path);
     }
 

@@ -530,7 +530,7 @@ mod tests {
             missing field `frame`
             missing field `truncated`
             unknown field `more`, expected `line` or `truncated`
-            unknown variant `exploded`, expected one of `spawned`, `connected`, `request_failed`, `stderr`, `invalid_frame`, `oversized`, `exited`, `closed`, `error`, `note`, `auth`, `auth_exchange`
+            unknown variant `exploded`, expected one of `spawned`, `connected`, `request_failed`, `stderr`, `invalid_frame`, `oversized`, `exited`, `closed`, `error`, `note`, `detected`, `auth`, `auth_exchange`
             invalid value: integer `-1`, expected u32
             missing field `args`
             invalid type: integer `1`, expected a string

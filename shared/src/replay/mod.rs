@@ -16,7 +16,7 @@ use serde_json::Value;
 
 pub use diff::{Change, ChangeKind, MAX_CHANGES, diff, diff_bounded};
 pub use drift::{Drift, DriftClass, drift};
-pub use plan::{Recorded, Replay, Want, recorded_requests, recorded_tools};
+pub use plan::{Recorded, Replay, Want, recorded_requests, recorded_roots, recorded_tools};
 pub use resend::{NOT_ALLOWED, ResendPolicy};
 
 /// How one re-sent request compares.

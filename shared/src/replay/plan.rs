@@ -87,6 +87,29 @@ pub fn recorded_tools(requests: &[Recorded]) -> Option<Vec<Tool>> {
     any.then_some(tools)
 }
 
+/// The roots the recording offered: the URIs of the client's last answer to the server's
+/// `roots/list`. A replay offers the same, so that what the server does with them compares
+/// equal; `None` when the server never asked (the live roots stay as they are).
+pub fn recorded_roots(rec: &Recording) -> Option<Vec<String>> {
+    let mut asked: Pairing<()> = Pairing::new();
+    let mut roots = None;
+    for entry in &rec.entries {
+        let Entry::Message { direction, frame, .. } = entry else { continue };
+        let Ok((value, c)) = jsonrpc::parse(frame) else { continue };
+        match (direction, c.kind, c.id) {
+            (Direction::In, Kind::Request, Some(id)) if c.method.as_deref() == Some("roots/list") => {
+                asked.open(Direction::In, id, ());
+            }
+            (Direction::Out, Kind::Response, Some(id)) if asked.answer(Direction::Out, &id).is_some() => {
+                let Some(list) = value["result"]["roots"].as_array() else { continue };
+                roots = Some(list.iter().filter_map(|r| r["uri"].as_str().map(str::to_owned)).collect());
+            }
+            _ => {}
+        }
+    }
+    roots
+}
+
 /// A response without the members that differ by nature (`jsonrpc`, `id`).
 fn strip(mut value: Value) -> Value {
     if let Some(o) = value.as_object_mut() {

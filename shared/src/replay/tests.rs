@@ -277,3 +277,27 @@ fn the_resend_policy_follows_the_confirmation_policy_except_never() {
     let asked: Vec<String> = never.to_confirm(&requests).into_iter().map(|(name, _)| name).collect();
     assert!(asked.iter().all(|n| n != "weather") && !asked.is_empty(), "{asked:?}");
 }
+
+#[test]
+fn the_roots_offered_are_the_last_answer_to_the_servers_roots_list() {
+    let out = |frame: Value| Entry::Message { at_ms: 0.0, direction: Direction::Out, frame: frame.to_string() };
+    let inn = |frame: Value| Entry::Message { at_ms: 0.0, direction: Direction::In, frame: frame.to_string() };
+    let mut rec = recording("sunny");
+    assert_eq!(recorded_roots(&rec), None, "the server never asked: the live roots stay");
+    let roots =
+        |uris: &[&str]| json!({"roots": uris.iter().map(|u| json!({"uri": u, "name": "x"})).collect::<Vec<_>>()});
+    rec.entries.extend([
+        inn(json!({"jsonrpc": "2.0", "id": 7, "method": "roots/list"})),
+        out(json!({"jsonrpc": "2.0", "id": 7, "result": roots(&["file:///srv/a"])})),
+        // Our answer to a tools/call of ours with the same id is not an answer to roots/list.
+        out(json!({"jsonrpc": "2.0", "id": 8, "result": roots(&["file:///not/asked"])})),
+        inn(json!({"jsonrpc": "2.0", "id": 9, "method": "roots/list"})),
+        out(json!({"jsonrpc": "2.0", "id": 9, "result": roots(&["file:///srv/b", "file:///srv/c"])})),
+    ]);
+    assert_eq!(recorded_roots(&rec), Some(vec!["file:///srv/b".to_owned(), "file:///srv/c".to_owned()]));
+    rec.entries.extend([
+        inn(json!({"jsonrpc": "2.0", "id": 10, "method": "roots/list"})),
+        out(json!({"jsonrpc": "2.0", "id": 10, "result": {"roots": []}})),
+    ]);
+    assert_eq!(recorded_roots(&rec), Some(vec![]), "an empty list is offered as empty");
+}

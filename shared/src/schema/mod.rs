@@ -224,6 +224,17 @@ impl Run<'_> {
         valid.then_some(seen)
     }
 
+    /// Validates loudly, apart: what node `id` finds wrong with `instance`, leaving the
+    /// run's own findings as they were.
+    fn explain(&mut self, id: NodeId, instance: &Value, path: &str) -> Vec<Violation> {
+        let outer = (self.quiet, self.failed, self.errors.len());
+        self.quiet = false;
+        self.node(id, instance, path);
+        let found = self.errors.split_off(outer.2);
+        (self.quiet, self.failed) = (outer.0, outer.1);
+        found
+    }
+
     fn report(&mut self, path: &str, message: impl FnOnce() -> String) {
         self.failed = true;
         if !self.quiet {

@@ -280,8 +280,8 @@ fn recursion_ends_in_a_violation_not_an_overflow() {
         json!({"$defs": {"a": {"anyOf": [{"$ref": "#/$defs/b"}]}, "b": {"allOf": [{"$ref": "#/$defs/a"}]}}, "$ref": "#/$defs/a"}),
         json!(1),
         expect![[r#"
-        : 1 is not valid under any of the schemas listed in the 'anyOf' keyword
-    "#]],
+            : the schema refers to itself here without end
+        "#]],
     );
     // A value deeper than the guard allows.
     let schema = json!({"type": "array", "items": {"$ref": "#"}});
@@ -522,4 +522,50 @@ fn unusable_schemas_are_refused_with_a_reason() {
         #/items/0/type names an unknown type "strng"
     "##]]
     .assert_eq(&(errors.join("\n") + "\n"));
+}
+
+#[test]
+fn a_failed_alternative_points_to_the_field_that_decides_it() {
+    let delivery = json!({
+        "type": "object",
+        "properties": {"delivery": {"oneOf": [
+            {"type": "object", "properties": {"method": {"const": "Courier"}, "address": {"type": "string"}},
+             "required": ["method", "address"]},
+            {"type": "object", "properties": {"method": {"const": "Pickup"}, "store": {"type": "string"}},
+             "required": ["method", "store"]},
+            {"title": "Drone drop", "type": "object", "properties": {"method": {"enum": ["Drone"]}, "pad": {"type": "integer"}},
+             "required": ["method", "pad"]}
+        ]}}
+    });
+    // The discriminator says which branch is meant: its problems, named after it.
+    violations(
+        delivery.clone(),
+        json!({"delivery": {"method": "Courier"}}),
+        expect![[r#"
+            /delivery/address: address is required for Courier
+        "#]],
+    );
+    violations(
+        delivery.clone(),
+        json!({"delivery": {"method": "Drone", "pad": "north"}}),
+        expect![[r#"
+            /delivery/pad: "north" is not of type "integer" for Drone drop
+        "#]],
+    );
+    // Nothing says which: one plain violation where the value is.
+    violations(
+        delivery,
+        json!({"delivery": {"method": "Boat"}}),
+        expect![[r#"
+            /delivery: {"method":"Boat"} is not valid under any of the schemas listed in the 'oneOf' keyword
+        "#]],
+    );
+    // Without a discriminator, the branch strictly closest.
+    violations(
+        json!({"anyOf": [{"type": "string"}, {"type": "object", "required": ["a", "b", "c"]}, {"type": "object", "required": ["a"], "properties": {"a": {"type": "integer"}}}]}),
+        json!({"a": "x"}),
+        expect![[r#"
+            /a: "x" is not of type "integer"
+        "#]],
+    );
 }

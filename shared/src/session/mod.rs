@@ -233,6 +233,19 @@ impl Session {
         Some(value["params"]["arguments"].clone()).filter(|a| !a.is_null())
     }
 
+    /// The arguments of the last call of `tool` sent in this session (in playback: up to
+    /// where the recording stands), as its request carried them.
+    pub fn last_arguments(&self, tool: &str) -> Option<Value> {
+        let row = self.timeline.rows().iter().rev().find(|r| {
+            r.direction == crate::timeline::RowDirection::Out
+                && r.kind == crate::timeline::RowKind::Request
+                && r.method.as_deref() == Some("tools/call")
+                && r.subject.as_deref() == Some(tool)
+        })?;
+        let value: Value = serde_json::from_str(&row.raw).ok()?;
+        Some(value["params"]["arguments"].clone()).filter(|a| !a.is_null())
+    }
+
     /// When [`tick`](Self::tick) should next run: the pending call's deadline, or when
     /// `server/discover` is given up on.
     pub fn next_deadline_ms(&self) -> Option<f64> {

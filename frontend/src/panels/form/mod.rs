@@ -56,7 +56,7 @@ pub fn ArgsEditor() -> impl IntoView {
 pub fn Summary() -> impl IntoView {
     let args = expect_context::<ArgsState>();
     move || {
-        let violations = args.violations.get();
+        let violations = args.shown.get();
         (!violations.is_empty()).then(|| {
             let count = violations.len();
             view! {

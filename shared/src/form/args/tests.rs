@@ -237,3 +237,45 @@ fn adding_keys_and_items_starts_them_from_their_schema() {
     m.pick_variant("/steps/1", 0, &field, &schema);
     assert_eq!((m.value["steps"][1].clone(), m.variants.get("/steps/1")), (json!(0), Some(&0)));
 }
+
+#[test]
+fn nothing_scolds_before_a_field_is_touched_or_call_is_pressed() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "minLength": 3},
+            "count": {"type": "integer", "maximum": 10},
+            "delivery": {"type": "object", "properties": {"street": {"type": "string"}}, "required": ["street"]},
+        },
+        "required": ["name", "count", "delivery"],
+    });
+    let sorted = |found: &[crate::form::Violation]| {
+        let mut p: Vec<String> = found.iter().map(|v| v.path.clone()).collect();
+        p.sort();
+        p
+    };
+    let field = build(&schema);
+    let checker = Checker::new(&schema).unwrap();
+    let mut m = ArgsModel::default();
+    m.load(&field, &schema, Some(r#"{"name": "", "count": 11, "delivery": {}}"#));
+    let all = m.violations(Some(&checker));
+    assert_eq!(sorted(&all), ["/count", "/delivery/street", "/name"], "validation sees everything");
+    assert!(m.shown(&all).is_empty(), "a fresh form is quiet");
+
+    m.set("/count", json!(12));
+    assert_eq!(sorted(&m.shown(&m.violations(Some(&checker)))), ["/count"], "only the field edited");
+    m.set("/delivery", json!({}));
+    assert_eq!(sorted(&m.shown(&m.violations(Some(&checker)))), ["/count", "/delivery/street"], "and what is inside");
+
+    let mut m2 = m.clone();
+    m2.reveal();
+    assert_eq!(m2.shown(&all).len(), 3, "Call shows every problem");
+    m2.reset(&field, &schema);
+    assert!(!m2.revealed && m2.touched.is_empty(), "reset is quiet again");
+
+    // The raw editor's text is the person's own: its problems show.
+    let mut m3 = ArgsModel::default();
+    m3.load(&field, &schema, Some(r#"{"name": ""}"#));
+    m3.toggle_raw();
+    assert_eq!(m3.shown(&m3.violations(Some(&checker))).len(), 3);
+}

@@ -122,3 +122,20 @@ fn the_page_exports_what_it_captured_as_a_recording() {
     s.connect_with(Target::Demo, crate::session::tests_pin(), false);
     assert!(!s.has_recording() && s.export_recording().is_none());
 }
+
+#[test]
+fn a_tools_last_arguments_are_those_its_last_request_carried() {
+    let mut h = Harness::connected(json!([{"name": "echo", "inputSchema": {}}, {"name": "add", "inputSchema": {}}]));
+    assert_eq!(h.s.last_arguments("echo"), None, "never called");
+    h.s.call_tool("echo", json!({"message": "one"}), LIMITS, h.at).unwrap();
+    h.flush();
+    h.server_says(r#"{"jsonrpc":"2.0","id":3,"result":{"content":[]}}"#);
+    h.s.call_tool("add", json!({"a": 1}), LIMITS, h.at).unwrap();
+    h.flush();
+    h.server_says(r#"{"jsonrpc":"2.0","id":4,"result":{"content":[]}}"#);
+    h.s.call_tool("echo", json!({"message": "two"}), LIMITS, h.at).unwrap();
+    h.flush();
+    assert_eq!(h.s.last_arguments("echo"), Some(json!({"message": "two"})), "the newest, even under way");
+    assert_eq!(h.s.last_arguments("add"), Some(json!({"a": 1})));
+    assert_eq!(h.s.last_arguments("ech"), None, "by the whole name");
+}
