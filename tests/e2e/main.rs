@@ -17,6 +17,7 @@ mod everything;
 mod filters;
 mod first_screen;
 mod forms;
+mod forms_quiet;
 mod front_door;
 mod hostile;
 mod latency;

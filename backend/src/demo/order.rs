@@ -1,5 +1,5 @@
 //! `submit_order`: a tool with a nested input schema (an object inside an array inside an
-//! object, a `oneOf` of delivery methods, optional and nullable fields) for exercising
+//! object, a `oneOf` of delivery methods, optional, nullable and multiple-choice fields) for exercising
 //! generated forms. It checks its own input, as a server should, and echoes what it got.
 
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
@@ -66,7 +66,14 @@ pub(super) fn input_schema() -> Value {
                     }
                 ]
             },
-            "note": {"type": ["string", "null"], "maxLength": 500, "description": "For the packer"}
+            "note": {"type": ["string", "null"], "maxLength": 500, "description": "For the packer"},
+            "labels": {
+                "type": "array",
+                "title": "Labels",
+                "description": "Stickers on the parcel",
+                "items": {"enum": ["fragile", "gift", "urgent"]},
+                "uniqueItems": true
+            }
         },
         "required": ["customer", "lines", "delivery"]
     })

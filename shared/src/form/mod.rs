@@ -16,7 +16,7 @@ pub use build::{build, build_at};
 pub use dump::dump;
 pub use initial::{guess_variant, initial};
 pub use model::*;
-pub use rules::{KeySchema, initial_not_null, unused_key};
+pub use rules::{KeySchema, initial_not_null, next_of_three, unused_key};
 pub use validate::{Checker, UnusableSchema, Violation};
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use super::{ArraySpec, Field, ObjectSpec, Property, initial};
+use super::{ArraySpec, Choice, Field, Kind, ObjectSpec, Property, initial};
 use crate::schema::pattern::Pattern;
 
 /// The value a nullable field takes when a person unticks null: its starting value, or,
@@ -117,6 +117,36 @@ impl ArraySpec {
     /// Whether item `i` of `len` may move down: not a tuple position, not the last item.
     pub fn can_move_down(&self, i: usize, len: usize) -> bool {
         i >= self.prefix.len() && i + 1 < len
+    }
+
+    /// The values a multi-select offers: an array of one enum (no tuple, items neither
+    /// nullable nor anything else) is a set of checkboxes, not a list of selects.
+    pub fn choices(&self) -> Option<&[Choice]> {
+        match self.items.as_deref() {
+            Some(Field { kind: Kind::Enum(choices), nullable: false, .. }) if self.prefix.is_empty() => Some(choices),
+            _ => None,
+        }
+    }
+
+    /// `current` with `value` ticked (`on`) or unticked: the ticked values in the order the
+    /// schema lists them, any value it does not list kept at the end as it was.
+    pub fn tick(&self, current: Option<&Value>, value: &Value, on: bool) -> Value {
+        let choices = self.choices().unwrap_or_default();
+        let had: Vec<Value> = current.and_then(Value::as_array).cloned().unwrap_or_default();
+        let ticked = |v: &Value| if v == value { on } else { had.contains(v) };
+        let mut out: Vec<Value> = choices.iter().map(|c| &c.value).filter(|v| ticked(v)).cloned().collect();
+        out.extend(had.iter().filter(|v| !choices.iter().any(|c| &c.value == *v)).cloned());
+        Value::Array(out)
+    }
+}
+
+/// An optional boolean is one control with three states: left out, `true`, `false`; each
+/// press moves to the next.
+pub fn next_of_three(current: Option<&Value>) -> Option<Value> {
+    match current {
+        None => Some(Value::Bool(true)),
+        Some(Value::Bool(true)) => Some(Value::Bool(false)),
+        Some(_) => None,
     }
 }
 

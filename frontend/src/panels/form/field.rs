@@ -27,7 +27,9 @@ pub fn field_view(field: Field, path: String, name: String, required: bool, dept
         let p = path.clone();
         Memo::new(move |_| args.value.with(|v| pointer::get(v, &p).is_some_and(Value::is_null)))
     };
-    let include = (!required).then(|| {
+    // An optional boolean is one control with three states: no include box beside it.
+    let three_state = !required && !field.nullable && matches!(field.kind, Kind::Boolean);
+    let include = (!required && !three_state).then(|| {
         let (p, f) = (path.clone(), field.clone());
         view! {
             <input type="checkbox" class="include" data-testid="field-include" data-field-path=path.clone()
@@ -75,7 +77,13 @@ pub fn field_view(field: Field, path: String, name: String, required: bool, dept
     let examples = examples_view(&field, path.clone(), present);
     let body = {
         let (f, p) = (field.clone(), path.clone());
-        move || (present.get() && !is_null.get()).then(|| body_view(f.clone(), p.clone(), name.clone(), depth))
+        move || {
+            if three_state {
+                let (path, label) = (p.clone(), f.label(&name).to_owned());
+                return Some(view! { <ThreeStateBool path label /> }.into_any());
+            }
+            (present.get() && !is_null.get()).then(|| body_view(f.clone(), p.clone(), name.clone(), depth))
+        }
     };
     view! {
         <div class="form-field" class:container=container class:optional=!required>
@@ -130,6 +138,7 @@ fn body_view(field: Field, path: String, name: String, depth: usize) -> AnyView 
         Kind::Null => view! { <span class="hint">"null"</span> }.into_any(),
         Kind::Json { reason } => view! { <JsonInput path reason label /> }.into_any(),
         Kind::Object(spec) => object_view(spec, path, depth),
+        Kind::Array(spec) if spec.choices().is_some() => view! { <ChoiceSet path spec label /> }.into_any(),
         Kind::Array(spec) => array_view(spec, path, depth),
         Kind::Variants(variants) => variants_view(variants, path, name, depth),
         Kind::Recursive { pointer: target } => {

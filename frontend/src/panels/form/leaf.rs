@@ -122,6 +122,70 @@ pub fn BoolInput(path: String, label: String) -> impl IntoView {
     }
 }
 
+/// An optional boolean: one checkbox with three states, left out (shown mixed), `true`
+/// and `false`; each press moves to the next.
+#[component]
+pub fn ThreeStateBool(path: String, label: String) -> impl IntoView {
+    let args = expect_context::<ArgsState>();
+    let p = path.clone();
+    let current = Memo::new(move |_| args.value.with(|v| shared::pointer::get(v, &p).cloned()));
+    let state = move || match current.get() {
+        None => "omitted",
+        Some(Value::Bool(true)) => "true",
+        Some(_) => "false",
+    };
+    let on_change = {
+        let path = path.clone();
+        move |_| match shared::form::next_of_three(current.get_untracked().as_ref()) {
+            Some(v) => args.set(&path, v),
+            None => args.remove(&path),
+        }
+    };
+    view! {
+        <label class="switch three-state" title="Left out, true or false: each press moves to the next">
+            <input type="checkbox" data-testid="field" data-field-path=path aria-label=label
+                data-state=state aria-checked=move || if state() == "omitted" { "mixed" } else { state() }
+                prop:checked=move || state() == "true" prop:indeterminate=move || state() == "omitted"
+                on:change=on_change />
+            <span class:muted=move || state() == "omitted">{move || if state() == "omitted" { "left out" } else { state() }}</span>
+        </label>
+    }
+}
+
+/// An array of one enum: a checkbox per value (`data-testid="field"`, the array's path, the
+/// value JSON-encoded in `value`), ticked values kept in the schema's order.
+#[component]
+pub fn ChoiceSet(path: String, spec: shared::form::ArraySpec, label: String) -> impl IntoView {
+    let args = expect_context::<ArgsState>();
+    let choices = spec.choices().map(<[Choice]>::to_vec).unwrap_or_default();
+    let spec = std::sync::Arc::new(spec);
+    view! {
+        <div class="choice-set" role="group" aria-label=label>
+            {choices.into_iter().map(|c| {
+                let (p, value, spec) = (path.clone(), c.value.clone(), spec.clone());
+                let ticked = {
+                    let (p, value) = (p.clone(), value.clone());
+                    move || args.value.with(|v| shared::pointer::get(v, &p).and_then(Value::as_array).is_some_and(|a| a.contains(&value)))
+                };
+                let on_change = {
+                    let p = p.clone();
+                    move |ev| {
+                        let now = args.get(&p);
+                        args.set(&p, spec.tick(now.as_ref(), &value, event_target_checked(&ev)));
+                    }
+                };
+                view! {
+                    <label class="choice">
+                        <input type="checkbox" data-testid="field" data-field-path=p value=c.value.to_string()
+                            prop:checked=ticked on:change=on_change />
+                        <span>{c.label}</span>
+                    </label>
+                }
+            }).collect_view()}
+        </div>
+    }
+}
+
 #[component]
 pub fn EnumSelect(path: String, choices: Vec<Choice>, label: String) -> impl IntoView {
     let args = expect_context::<ArgsState>();

@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use crate::form::{ArraySpec, Field, KeySchema, Kind, ObjectSpec, build, initial_not_null, unused_key};
+use crate::form::{ArraySpec, Field, KeySchema, Kind, ObjectSpec, build, initial_not_null, next_of_three, unused_key};
 
 fn object(schema: Value) -> ObjectSpec {
     match build(&schema).kind {
@@ -190,4 +190,34 @@ fn unticking_null_gives_a_value_of_the_type() {
     assert_eq!(start(json!({"type": ["integer", "null"], "default": null, "minimum": 3})), json!(3));
     assert_eq!(start(json!({"type": ["integer", "null"], "default": 5})), json!(5));
     assert_eq!(start(json!({"anyOf": [{"type": "boolean"}, {"type": "null"}]})), json!(false));
+}
+
+#[test]
+fn an_array_of_one_enum_is_a_set_of_checkboxes_ticked_in_the_schemas_order() {
+    let spec = array(json!({"type": "array", "items": {"enum": ["red", "green", "blue"]}, "uniqueItems": true}));
+    let values: Vec<&Value> = spec.choices().unwrap().iter().map(|c| &c.value).collect();
+    assert_eq!(values, [&json!("red"), &json!("green"), &json!("blue")]);
+    let ticked = spec.tick(None, &json!("blue"), true);
+    assert_eq!(ticked, json!(["blue"]));
+    let ticked = spec.tick(Some(&ticked), &json!("red"), true);
+    assert_eq!(ticked, json!(["red", "blue"]), "the schema's order, not the clicks'");
+    let kept = spec.tick(Some(&json!(["blue", "mauve", "red"])), &json!("blue"), false);
+    assert_eq!(kept, json!(["red", "mauve"]), "a value from elsewhere is kept");
+    assert_eq!(spec.tick(Some(&json!(["red"])), &json!("red"), true), json!(["red"]), "ticked once");
+    // Anything else stays a list of fields.
+    for other in [
+        json!({"type": "array", "items": {"type": "string"}}),
+        json!({"type": "array", "items": {"enum": ["a", null]}}),
+        json!({"type": "array", "prefixItems": [{"enum": ["a"]}], "items": {"enum": ["a"]}}),
+    ] {
+        assert!(array(other.clone()).choices().is_none(), "{other}");
+    }
+}
+
+#[test]
+fn an_optional_boolean_goes_round_three_states() {
+    assert_eq!(next_of_three(None), Some(json!(true)));
+    assert_eq!(next_of_three(Some(&json!(true))), Some(json!(false)));
+    assert_eq!(next_of_three(Some(&json!(false))), None, "left out again");
+    assert_eq!(next_of_three(Some(&json!("yes"))), None, "a stray value is left out");
 }
