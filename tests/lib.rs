@@ -75,6 +75,11 @@ pub struct Playground {
     pub token: String,
 }
 
+/// The folder the relays of this test process keep the user's state in (`XDG_STATE_HOME`).
+pub fn state_dir() -> PathBuf {
+    std::env::temp_dir().join(format!("mcp-playground-e2e-state-{}", std::process::id()))
+}
+
 impl Playground {
     /// Starts the binary on port 0 with a fixed token and waits for its URL line.
     pub fn start(server: &[&str]) -> Result<Self> {
@@ -133,7 +138,10 @@ impl Playground {
         cmd.args(sub)
             .args(["--port", &port.to_string(), "--no-open"])
             .args(options)
-            .env("MCP_PLAYGROUND_TOKEN", &token);
+            .env("MCP_PLAYGROUND_TOKEN", &token)
+            // What a relay keeps for the user (secrets, remembered tokens) stays in the
+            // test's own folder, never the machine's.
+            .env("XDG_STATE_HOME", state_dir());
         if !server.is_empty() {
             cmd.arg("--").args(server);
         }

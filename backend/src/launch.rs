@@ -141,6 +141,7 @@ async fn serve(args: ListenArgs, serving: Serving, announce: impl FnOnce(&str)) 
         inherit_env: serving.inherit,
         preset_oauth: serving.oauth,
         auth: hub,
+        secrets: Arc::new(crate::secrets::SecretStore::user()),
     });
     let (stop, shutdown) = watch::channel(false);
     let state = AppState {

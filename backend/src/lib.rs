@@ -13,6 +13,8 @@ pub mod guard;
 pub mod headless;
 pub mod launch;
 pub mod mock;
+pub mod private;
 pub mod record;
+pub mod secrets;
 pub mod session;
 pub mod upstream;

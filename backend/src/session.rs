@@ -46,6 +46,8 @@ pub struct SessionConfig {
     pub preset_oauth: OAuthSettings,
     /// The run's OAuth sign-ins: tokens, callbacks waiting, client secrets.
     pub auth: Arc<crate::auth::Hub>,
+    /// The values of saved servers' env and headers a person asked to remember.
+    pub secrets: Arc<crate::secrets::SecretStore>,
 }
 
 impl SessionConfig {
@@ -90,6 +92,13 @@ where
             incoming = rx.next() => match incoming {
                 Some(text) => {
                     match ClientMsg::read(&text) {
+                        // The page's saved servers: nothing to do with the connection.
+                        Ok(ClientMsg::KeepSecrets { server, secrets }) => {
+                            said.extend(config.secrets.answer(Some(secrets), server, now_ms()));
+                        }
+                        Ok(ClientMsg::RecallSecrets { server }) => {
+                            said.extend(config.secrets.answer(None, server, now_ms()));
+                        }
                         Ok(msg) => {
                             if let (ClientMsg::Connect { target, .. }, Some(dir)) = (&msg, &config.record_dir)
                                 && !bridge.is_connected()

@@ -1,9 +1,12 @@
-//! Saved servers: the list the page keeps in browser storage, by name, and how imported
-//! `mcpServers` entries join it. The page owns the storage; this is the list's logic.
+//! Saved servers: the list the page keeps in browser storage, by name, how imported
+//! `mcpServers` entries join it, and how every server a person connects to joins it by
+//! itself (its command or URL, and the names of its env and headers; their values stay
+//! out unless the person asks to remember them, and then they live in the relay's secrets
+//! file, never in the page's storage). The page owns the storage; this is the list's logic.
 
 use serde_json::Value;
 
-use crate::relay::{OAuthSettings, Target};
+use crate::relay::{OAuthSettings, Secrets, Target};
 use crate::revision::ProtocolChoice;
 
 /// One saved server of the page's list.
@@ -16,6 +19,16 @@ pub struct SavedServer {
     pub protocol: ProtocolChoice,
     /// The OAuth client id and scopes to sign in with (never a token, nor a client secret).
     pub oauth: OAuthSettings,
+    /// The values of its env and headers are kept by the relay (the target here holds
+    /// only their names).
+    pub remember_secrets: bool,
+}
+
+/// What the stored list says of an entry beyond its name, target, protocol and OAuth.
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Options {
+    remember_secrets: bool,
 }
 
 /// Reads the stored list: a JSON array of `[name, target]` entries, with the protocol
@@ -42,17 +55,27 @@ fn entry(fields: Vec<Value>) -> Option<SavedServer> {
         None => OAuthSettings::default(),
         Some(v) => serde_json::from_value(v).ok()?,
     };
-    fields.next().is_none().then_some(SavedServer { name, target, protocol, oauth })
+    let options: Options = match fields.next() {
+        None => Options::default(),
+        Some(v) => serde_json::from_value(v).ok()?,
+    };
+    let remember_secrets = options.remember_secrets;
+    fields.next().is_none().then_some(SavedServer { name, target, protocol, oauth, remember_secrets })
 }
 
 /// The stored form of `list`, which [`read`] reads back.
 pub fn write(list: &[SavedServer]) -> Result<String, serde_json::Error> {
     let entries: Vec<Value> = list
         .iter()
-        .map(|SavedServer { name, target, protocol, oauth }| match (protocol, oauth.is_empty()) {
-            (ProtocolChoice::Auto, true) => serde_json::json!([name, target]),
-            (pinned, true) => serde_json::json!([name, target, pinned]),
-            (protocol, false) => serde_json::json!([name, target, protocol, oauth]),
+        .map(|SavedServer { name, target, protocol, oauth, remember_secrets }| {
+            match (protocol, oauth.is_empty(), remember_secrets) {
+                (ProtocolChoice::Auto, true, false) => serde_json::json!([name, target]),
+                (pinned, true, false) => serde_json::json!([name, target, pinned]),
+                (protocol, false, false) => serde_json::json!([name, target, protocol, oauth]),
+                (protocol, _, true) => {
+                    serde_json::json!([name, target, protocol, oauth, Options { remember_secrets: true }])
+                }
+            }
         })
         .collect();
     serde_json::to_string(&entries)
@@ -99,9 +122,13 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
     for entry in config.servers {
         match entry.target {
             // The client secret stays behind: the page keeps no secret.
-            Ok(target) => {
-                servers.push(SavedServer { name: entry.name, target, protocol: entry.protocol, oauth: entry.oauth })
-            }
+            Ok(target) => servers.push(SavedServer {
+                name: entry.name,
+                target,
+                protocol: entry.protocol,
+                oauth: entry.oauth,
+                remember_secrets: false,
+            }),
             Err(e) => problems.push(format!("not imported: {e}")),
         }
     }
@@ -118,6 +145,127 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
 /// Removes the server called `name`.
 pub fn forget(list: &mut Vec<SavedServer>, name: &str) {
     list.retain(|s| s.name != name);
+}
+
+/// `target` as the page's storage may hold it: the names of its env and headers with empty
+/// values.
+pub fn without_secrets(target: &Target) -> Target {
+    let mut kept = target.clone();
+    let names = Secrets::of(target);
+    let blank = |m: &std::collections::BTreeMap<String, String>| m.keys().map(|k| (k.clone(), String::new())).collect();
+    Secrets { env: blank(&names.env), headers: blank(&names.headers) }.fill(&mut kept);
+    kept
+}
+
+/// What tells one server from another, whatever it is called and whatever its secrets:
+/// how it is reached and its command line or URL. The relay keeps secrets under it.
+pub fn key(target: &Target) -> String {
+    match target {
+        Target::Demo => "demo".to_owned(),
+        Target::Stdio { command, args, cwd, .. } => {
+            let words: Vec<&String> = std::iter::once(command).chain(args).collect();
+            let line = crate::cmdline::join_command_line(&words);
+            match cwd {
+                Some(dir) => format!("stdio {line} (in {dir})"),
+                None => format!("stdio {line}"),
+            }
+        }
+        other => format!("{} {}", other.transport(), other.url().unwrap_or_default()),
+    }
+}
+
+/// A name for a server a person connected to: the program and its script, or the URL's
+/// host and path; unique in `list`.
+pub fn name_for(target: &Target, list: &[SavedServer]) -> String {
+    let base = match target {
+        Target::Demo => "Built-in demo server".to_owned(),
+        Target::Stdio { command, args, .. } => {
+            let last = |s: &str| s.trim_end_matches('/').rsplit('/').next().unwrap_or(s).to_owned();
+            let script =
+                args.iter().find(|a| !a.starts_with('-') && (a.contains('/') || a.contains('.') || a.contains('@')));
+            match script {
+                Some(s) => format!("{} {}", last(command), last(s)),
+                None => last(command),
+            }
+        }
+        other => {
+            let url = other.url().unwrap_or_default();
+            let rest = url.split_once("://").map_or(url, |(_, r)| r);
+            rest.trim_end_matches('/').to_owned()
+        }
+    };
+    let base: String = base.chars().take(48).collect();
+    let taken = |n: &str| list.iter().any(|s| s.name == n);
+    (1..).map(|i| if i == 1 { base.clone() } else { format!("{base} ({i})") }).find(|n| !taken(n)).unwrap_or(base)
+}
+
+/// Keeps `server`, just connected to, at the end of `list` (the most recent last): the entry
+/// of the same server (by [`key`]) takes its target, protocol, OAuth settings and choice about
+/// secrets and keeps its name; else it is added under [`name_for`]. The target is kept
+/// without its secrets. The name it is kept under.
+pub fn keep(list: &mut Vec<SavedServer>, server: SavedServer) -> String {
+    let target = without_secrets(&server.target);
+    let name = match list.iter().position(|s| key(&s.target) == key(&target)) {
+        Some(at) => list.remove(at).name,
+        None => name_for(&target, list),
+    };
+    list.push(SavedServer { name: name.clone(), target, ..server });
+    name
+}
+
+/// Where the person was, for a reload: the server (by its saved name), the tool and the
+/// timeline's view, and the server the relay offered then. A relay started on another
+/// server offers that one instead: the command line has the last word.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Last {
+    /// The [`key`] of the relay's preset when this was written.
+    pub preset: String,
+    pub server: Option<String>,
+    pub tool: Option<String>,
+    /// The timeline showed the flow view.
+    pub flow: bool,
+}
+
+impl Last {
+    /// Reads what was stored; anything unreadable is nothing remembered.
+    pub fn read(text: &str) -> Last {
+        serde_json::from_str(text).unwrap_or_default()
+    }
+
+    pub fn write(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// The saved server to come back to under a relay whose preset is `preset`.
+    pub fn server_under(&self, preset: &Target) -> Option<&str> {
+        self.server.as_deref().filter(|_| self.preset == key(preset))
+    }
+}
+
+/// Why a saved server cannot take a name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RenameError {
+    #[error("a name cannot be empty")]
+    Empty,
+    #[error("another saved server is called {0:?}")]
+    Taken(String),
+    #[error("no saved server is called {0:?}")]
+    Missing(String),
+}
+
+/// Renames the saved server `from` to `to` (trimmed); the name it has now.
+pub fn rename(list: &mut [SavedServer], from: &str, to: &str) -> Result<String, RenameError> {
+    let to = to.trim();
+    if to.is_empty() {
+        return Err(RenameError::Empty);
+    }
+    if to != from && list.iter().any(|s| s.name == to) {
+        return Err(RenameError::Taken(to.to_owned()));
+    }
+    let server = list.iter_mut().find(|s| s.name == from).ok_or_else(|| RenameError::Missing(from.to_owned()))?;
+    to.clone_into(&mut server.name);
+    Ok(server.name.clone())
 }
 
 /// The server called `name`.
@@ -141,7 +289,13 @@ mod tests {
 
     /// A saved server on `auto`.
     fn auto(name: &str, target: Target) -> SavedServer {
-        SavedServer { name: name.to_owned(), target, protocol: ProtocolChoice::Auto, oauth: OAuthSettings::default() }
+        SavedServer {
+            name: name.to_owned(),
+            target,
+            protocol: ProtocolChoice::Auto,
+            oauth: OAuthSettings::default(),
+            remember_secrets: false,
+        }
     }
 
     #[test]
@@ -242,5 +396,88 @@ mod tests {
         // Anything else in the settings (a token, say) loses the entry.
         let bad = r#"[["s",{"transport":"demo"},"auto",{"client_id":"c1","access_token":"t"}]]"#;
         assert!(read(bad).is_empty());
+    }
+
+    fn stdio(line: &[&str], env: &[(&str, &str)]) -> Target {
+        Target::Stdio {
+            command: line[0].to_owned(),
+            args: line[1..].iter().map(|a| a.to_string()).collect(),
+            env: env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            cwd: None,
+        }
+    }
+
+    #[test]
+    fn a_connected_server_is_kept_by_itself_without_its_secrets() {
+        let mut list = vec![auto("mine", Target::Demo)];
+        let server = |t: Target| SavedServer { remember_secrets: false, ..auto("", t) };
+        let everything = stdio(&["npx", "-y", "@modelcontextprotocol/server-everything"], &[("API_KEY", "s3cret")]);
+        assert_eq!(keep(&mut list, server(everything.clone())), "npx server-everything");
+        let kept = find(&list, "npx server-everything").unwrap();
+        assert_eq!(kept.target, stdio(&["npx", "-y", "@modelcontextprotocol/server-everything"], &[("API_KEY", "")]));
+        assert!(!write(&list).unwrap().contains("s3cret"), "a value never reaches the page's storage");
+
+        // The same server again (other secrets): one entry, its name kept, now the latest.
+        keep(&mut list, server(Target::Demo));
+        assert_eq!(
+            names(&list),
+            ["npx server-everything", "mine"],
+            "the demo server is kept under its name, latest last"
+        );
+        let again = stdio(&["npx", "-y", "@modelcontextprotocol/server-everything"], &[("API_KEY", "other")]);
+        assert_eq!(keep(&mut list, SavedServer { remember_secrets: true, ..server(again) }), "npx server-everything");
+        assert_eq!(names(&list), ["mine", "npx server-everything"]);
+        assert!(list[1].remember_secrets);
+        assert_eq!(read(&write(&list).unwrap()), list, "the choice about secrets is stored");
+
+        // Remote servers by URL; headers keep their names only; names stay unique.
+        let remote = |url: &str| Target::Http {
+            url: url.into(),
+            headers: [("Authorization".to_string(), "Bearer t".to_string())].into(),
+        };
+        assert_eq!(keep(&mut list, server(remote("https://example.com/mcp"))), "example.com/mcp");
+        let Target::Http { headers, .. } = &find(&list, "example.com/mcp").unwrap().target else { panic!() };
+        assert_eq!(headers["Authorization"], "");
+        list.push(auto("127.0.0.1:9/mcp", Target::Demo));
+        assert_eq!(keep(&mut list, server(remote("http://127.0.0.1:9/mcp/"))), "127.0.0.1:9/mcp (2)");
+        assert_eq!(key(&remote("https://example.com/mcp")), "http https://example.com/mcp");
+        assert_eq!(key(&everything), "stdio npx -y @modelcontextprotocol/server-everything");
+    }
+
+    #[test]
+    fn the_last_server_comes_back_under_the_same_relay_only() {
+        let everything = stdio(&["npx", "server-everything"], &[]);
+        let last =
+            Last { preset: key(&Target::Demo), server: Some("mine".into()), tool: Some("echo".into()), flow: true };
+        let back = Last::read(&last.write());
+        assert_eq!(back, last);
+        assert_eq!(back.server_under(&Target::Demo), Some("mine"));
+        assert_eq!(back.server_under(&everything), None, "a relay started on another server offers that one");
+        assert_eq!(Last::read("garbage"), Last::default());
+        assert_eq!(Last::read(r#"{"tool": "x"}"#).tool.as_deref(), Some("x"), "what can be read is read");
+    }
+
+    #[test]
+    fn a_saved_server_is_renamed_to_a_free_name_only() {
+        let mut list = vec![auto("a", Target::Demo), auto("b", Target::Demo)];
+        assert_eq!(rename(&mut list, "a", "  alpha "), Ok("alpha".to_owned()));
+        assert_eq!(names(&list), ["alpha", "b"]);
+        assert_eq!(rename(&mut list, "alpha", "b"), Err(RenameError::Taken("b".into())));
+        assert_eq!(rename(&mut list, "alpha", " "), Err(RenameError::Empty));
+        assert_eq!(rename(&mut list, "zzz", "c"), Err(RenameError::Missing("zzz".into())));
+        assert_eq!(rename(&mut list, "b", "b"), Ok("b".to_owned()), "its own name is free");
+    }
+
+    #[test]
+    fn secrets_fill_the_names_a_target_has() {
+        let mut t = stdio(&["node", "s.js"], &[("A", ""), ("B", "")]);
+        let kept = Secrets {
+            env: [("A".to_string(), "1".to_string()), ("C".to_string(), "3".to_string())].into(),
+            headers: Default::default(),
+        };
+        kept.fill(&mut t);
+        assert_eq!(t, stdio(&["node", "s.js"], &[("A", "1"), ("B", "")]), "C is not added, B stays empty");
+        assert_eq!(Secrets::of(&t).env.len(), 2);
+        assert!(Secrets::of(&Target::Demo).is_empty());
     }
 }

@@ -33,6 +33,7 @@ mod picking;
 mod protocol;
 mod recording_page;
 mod recording_relay;
+mod remembering;
 mod remote;
 mod replay_cli;
 mod replay_page;

@@ -30,6 +30,7 @@ async fn serve_relay(recording: Option<&'static str>, assets: PathBuf) -> (Strin
             record_dir: None,
             playback: recording.is_some(),
             inherit_env: Default::default(),
+            secrets: Arc::new(crate::secrets::SecretStore::at(None)),
         }),
         assets,
         sessions: Arc::new(Semaphore::new(1)),

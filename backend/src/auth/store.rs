@@ -154,42 +154,16 @@ impl Store {
         let Some(file) = &self.file else { return Ok(()) };
         let saved = self.saved.lock().expect("store lock").clone();
         let text = serde_json::to_string_pretty(&File { version: 1, signed_in: saved }).expect("tokens serialize");
-        let dir = file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        private_dir(dir).map_err(io("make", dir))?;
-        let temp = file.with_extension("tmp");
-        write_private(&temp, text.as_bytes()).map_err(io("write", &temp))?;
-        std::fs::rename(&temp, file).map_err(io("write", file))
+        crate::private::write(file, text.as_bytes()).map_err(|(what, path, source)| StoreError::Io {
+            what,
+            path: path.display().to_string(),
+            source,
+        })
     }
-}
-
-fn private_dir(dir: &Path) -> std::io::Result<()> {
-    if dir.is_dir() {
-        return Ok(());
-    }
-    let mut b = std::fs::DirBuilder::new();
-    b.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
-    b.create(dir)
-}
-
-fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write as _;
-    let _ = std::fs::remove_file(path);
-    let mut o = std::fs::OpenOptions::new();
-    o.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
-    let mut f = o.open(path)?;
-    f.write_all(bytes)?;
-    f.sync_all()
 }
 
 /// Where `--remember` keeps tokens: `$XDG_STATE_HOME/mcp-playground/tokens.json`, else
 /// `~/.local/state/mcp-playground/tokens.json`.
 pub fn default_file() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_STATE_HOME").filter(|v| !v.is_empty()).map(PathBuf::from).or_else(|| {
-        std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".local/state"))
-    })?;
-    Some(base.join("mcp-playground").join("tokens.json"))
+    crate::private::state_file("tokens.json")
 }

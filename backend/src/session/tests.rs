@@ -26,6 +26,10 @@ fn start_recording(record_dir: Option<std::path::PathBuf>) -> Page {
 
 /// A page whose socket holds at most `socket` messages it has not read.
 fn start_with(record_dir: Option<std::path::PathBuf>, socket: usize) -> Page {
+    start_full(record_dir, socket, crate::secrets::SecretStore::at(None))
+}
+
+fn start_full(record_dir: Option<std::path::PathBuf>, socket: usize, secrets: crate::secrets::SecretStore) -> Page {
     let (to_relay, relay_in) = tmpsc::channel::<String>(16);
     let (relay_out, from_relay) = tmpsc::channel::<String>(socket);
     let rx = Box::pin(stream::unfold(relay_in, |mut r| async move { r.recv().await.map(|m| (m, r)) }));
@@ -47,6 +51,7 @@ fn start_with(record_dir: Option<std::path::PathBuf>, socket: usize) -> Page {
         record_dir,
         playback: false,
         inherit_env: Default::default(),
+        secrets: Arc::new(secrets),
     });
     let (shutdown_tx, shutdown) = watch::channel(false);
     let task = tokio::spawn(run(tx, rx, config, shutdown));
@@ -262,5 +267,29 @@ while True:
         }
     }
     drop(page);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn a_saved_servers_secrets_are_kept_and_recalled_apart_from_the_connection() {
+    let dir = std::env::temp_dir().join(format!("mcp-playground-session-secrets-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = crate::secrets::SecretStore::at(Some(dir.join("secrets.json")));
+    let mut page = start_full(None, 256, store);
+    page.next().await;
+    let server = "stdio node s.js";
+    page.send(json!({"type": "keep_secrets", "server": server, "secrets": {"env": {"API_KEY": "s3cret"}}})).await;
+    page.send(json!({"type": "recall_secrets", "server": server})).await;
+    let got = page.next().await;
+    assert_eq!(got, json!({"type": "secrets", "server": server, "secrets": {"env": {"API_KEY": "s3cret"}}}));
+    page.send(json!({"type": "recall_secrets", "server": "demo"})).await;
+    assert_eq!(page.next().await, json!({"type": "secrets", "server": "demo", "secrets": {}}), "none kept");
+    // A store with nowhere to write says so, and the session goes on.
+    let mut page = start();
+    page.next().await;
+    page.send(json!({"type": "keep_secrets", "server": server, "secrets": {"env": {"A": "1"}}})).await;
+    let said = page.next().await;
+    assert_eq!(said["event"]["kind"], "error", "{said}");
+    assert!(said["event"]["message"].as_str().unwrap().contains("nowhere to keep secrets"), "{said}");
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -123,6 +123,10 @@ impl Bridge {
                 let reason = if self.shut(out).await { "disconnected" } else { "not connected" };
                 out.push(event(RelayEvent::Closed { reason: reason.into() }));
             }
+            // The page's saved servers are the socket session's business, not a connection's.
+            ClientMsg::KeepSecrets { .. } | ClientMsg::RecallSecrets { .. } => {
+                out.push(event(RelayEvent::Error { message: "secrets are kept for the page only".into() }));
+            }
         }
     }
 

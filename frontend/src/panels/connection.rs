@@ -116,6 +116,9 @@ fn ConnectionForm(unfolded: RwSignal<bool>, folded: Signal<bool>) -> impl IntoVi
                     prop:disabled=busy></textarea>
                 <OAuthFields disabled=Signal::derive(busy) />
             </Show>
+            <Show when=move || is_stdio() || is_remote()>
+                <RememberSecrets disabled=Signal::derive(busy) />
+            </Show>
             <ProtocolSelect disabled=Signal::derive(busy) />
             <super::asks::RootsEditor />
         </div>
@@ -167,6 +170,26 @@ fn ConnectionForm(unfolded: RwSignal<bool>, folded: Signal<bool>) -> impl IntoVi
             <ServerInfoCard compact=false />
             <StderrView />
         </Show>
+    }
+}
+
+/// Whether the values of env and headers are remembered with the saved server (by the
+/// relay, never in this browser); their names always are.
+#[component]
+fn RememberSecrets(disabled: Signal<bool>) -> impl IntoView {
+    let store = expect_context::<Store>();
+    let on = store.saved.remember_secrets;
+    view! {
+        <label class="remember-secrets">
+            <input type="checkbox" data-testid="connect-remember-secrets" prop:checked=move || on.get()
+                on:change=move |ev| on.set(event_target_checked(&ev)) prop:disabled=disabled />
+            "Remember secrets"
+        </label>
+        <p class="hint small" data-testid="connect-secrets-where">{move || if on.get() {
+            "Values of the environment and headers are kept by the relay in a file only you can read (~/.local/state/mcp-playground/secrets.json), never in this browser."
+        } else {
+            "The server is saved when it connects, with the names of its environment and headers, not their values."
+        }}</p>
     }
 }
 

@@ -1,33 +1,28 @@
-//! Saved servers: paste an `mcpServers` JSON (Claude Desktop, Cursor, the official
-//! inspector) to import servers, keep them in browser storage, pick one to fill the
-//! connection form; the servers of the relay's `--config` file are offered beside them.
-//! Bad JSON gets a precise error (which server, which key) and is kept; a broken entry
-//! is left out with a notice, and the rest is imported.
+//! Saved servers: every server connected to, and those imported from an `mcpServers` JSON
+//! (Claude Desktop, Cursor, the official inspector), newest first; pick one to fill the
+//! connection form, rename or forget it; the servers of the relay's `--config` file are
+//! offered beside them. Bad JSON gets a precise error (which server, which key) and is
+//! kept; a broken entry is left out with a notice, and the rest is imported.
 
 use leptos::prelude::*;
 use shared::saved::{self, SavedServer};
 
 use crate::store::{ConnState, Store};
 
-const KEY: &str = "mcp-playground.servers.v1";
 /// Marks an option of the relay's `--config` file in the list of saved servers.
 const OFFERED: &str = "config:";
-
-fn load() -> Vec<SavedServer> {
-    crate::storage::local().and_then(|s| s.get_item(KEY).ok().flatten()).map(|t| saved::read(&t)).unwrap_or_default()
-}
-
-fn save(list: &[SavedServer]) {
-    if let (Some(s), Ok(text)) = (crate::storage::local(), saved::write(list)) {
-        let _ = s.set_item(KEY, &text);
-    }
-}
 
 #[component]
 pub fn SavedServers() -> impl IntoView {
     let store = expect_context::<Store>();
-    let servers = RwSignal::new(load());
+    let servers = store.saved.list;
+    // The select shows the saved server the form is on, whoever filled it.
     let chosen = RwSignal::new(String::new());
+    Effect::new(move |_| {
+        if let Some(name) = store.saved.current.get() {
+            chosen.set(name);
+        }
+    });
     let importing = RwSignal::new(false);
     let text = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
@@ -41,10 +36,14 @@ pub fn SavedServers() -> impl IntoView {
             Some(name) => store.offered.with_untracked(|o| {
                 o.iter().find(|s| s.name == name).map(|s| s.target.clone().map(|t| (t, s.protocol, s.oauth.clone())))
             }),
-            None => servers.with_untracked(|s| {
-                saved::find(s, &value).map(|f| Ok((f.target.clone(), f.protocol, f.oauth.clone())))
-            }),
+            None => {
+                if servers.with_untracked(|s| saved::find(s, &value).is_some()) {
+                    store.pick_saved(&value, false);
+                }
+                return;
+            }
         };
+        store.saved.current.set(None);
         match target {
             Some(Ok((t, protocol, oauth))) => {
                 store.apply_target(&t);
@@ -59,7 +58,7 @@ pub fn SavedServers() -> impl IntoView {
         Ok(found) => {
             let count = found.servers.len();
             servers.update(|list| saved::merge(list, found.servers));
-            servers.with_untracked(|l| save(l));
+            store.save_servers();
             error.set(None);
             text.set(String::new());
             importing.set(false);
@@ -71,10 +70,30 @@ pub fn SavedServers() -> impl IntoView {
         Err(e) => error.set(Some(e.to_string())),
     };
     let remove = move |_| {
-        let name = chosen.get_untracked();
-        servers.update(|l| saved::forget(l, &name));
-        servers.with_untracked(|l| save(l));
+        store.forget_saved(&chosen.get_untracked());
         chosen.set(String::new());
+    };
+    // Renaming: the name being typed, and why it cannot be taken.
+    let renaming = RwSignal::new(None::<String>);
+    let rename_error = RwSignal::new(None::<String>);
+    let finish_rename = move || {
+        let Some(to) = renaming.get_untracked() else { return };
+        match store.rename_saved(&chosen.get_untracked(), &to) {
+            Ok(()) => {
+                renaming.set(None);
+                rename_error.set(None);
+            }
+            Err(e) => rename_error.set(Some(e.to_string())),
+        }
+    };
+    let on_rename_key = move |ev: web_sys::KeyboardEvent| match ev.key().as_str() {
+        "Enter" => finish_rename(),
+        "Escape" => {
+            ev.stop_propagation();
+            renaming.set(None);
+            rename_error.set(None);
+        }
+        _ => {}
     };
     view! {
         <div class="saved">
@@ -97,7 +116,7 @@ pub fn SavedServers() -> impl IntoView {
                             }).collect_view()}
                         </optgroup>
                     })}
-                    {move || servers.get().into_iter().map(|SavedServer { name, target: t, protocol, .. }| {
+                    {move || servers.get().into_iter().rev().map(|SavedServer { name, target: t, protocol, .. }| {
                         let label = match protocol {
                             shared::revision::ProtocolChoice::Auto => format!("{name} ({})", t.transport()),
                             pinned => format!("{name} ({}, {})", t.transport(), pinned.as_str()),
@@ -107,10 +126,21 @@ pub fn SavedServers() -> impl IntoView {
                 </select>
                 <button class="button small ghost" data-testid="server-import-toggle" title="Paste an mcpServers JSON"
                     on:click=move |_| importing.update(|i| *i = !*i)>"Import"</button>
-                <Show when=move || { let c = chosen.get(); !c.is_empty() && !c.starts_with(OFFERED) }>
-                    <button class="button small ghost" title="Forget this saved server" on:click=remove>"Forget"</button>
+                <Show when=move || { let c = chosen.get(); !c.is_empty() && !c.starts_with(OFFERED) && !busy() }>
+                    <button class="button small ghost" data-testid="saved-server-rename-toggle" title="Rename this saved server"
+                        on:click=move |_| renaming.set(Some(chosen.get_untracked()))>"Rename"</button>
+                    <button class="button small ghost" data-testid="saved-server-forget" title="Forget this saved server (and any secrets the relay keeps for it)"
+                        on:click=remove>"Forget"</button>
                 </Show>
             </div>
+            {move || renaming.get().map(|name| view! {
+                <div class="saved-rename">
+                    <input class="input" data-testid="saved-server-rename" aria-label="New name" value=name autofocus=true
+                        on:input=move |ev| renaming.set(Some(event_target_value(&ev))) on:keydown=on_rename_key />
+                    <button class="button small" on:click=move |_| finish_rename()>"Save"</button>
+                </div>
+            })}
+            {move || rename_error.get().map(|e| view! { <p class="error-text" data-testid="saved-server-rename-error">{e}</p> })}
             {move || picked_error.get().map(|e| view! { <p class="error-text" data-testid="saved-server-error">{e}</p> })}
             <Show when=move || importing.get()>
                 <textarea class="input mono" data-testid="server-import" rows="5" spellcheck="false"

@@ -120,7 +120,15 @@ pub fn TimelinePanel() -> impl IntoView {
         })
     };
     let detail = move || store.selected_row.get().and_then(|seq| Some((store.row_detail(seq)?, store.row_mark(seq))));
-    let flow = RwSignal::new(false);
+    // The view comes back after a reload.
+    let flow = RwSignal::new(store.saved.flow());
+    Effect::new(move |was: Option<bool>| {
+        let now = flow.get();
+        if was.is_some_and(|w| w != now) {
+            store.remember_where(|l| l.flow = now);
+        }
+        now
+    });
     view! {
         <section class="panel timeline-panel">
             <div class="panel-head">

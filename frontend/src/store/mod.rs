@@ -8,6 +8,7 @@ mod auth;
 mod calls;
 mod playback;
 mod replay;
+mod saved;
 
 use std::collections::HashMap;
 
@@ -26,6 +27,7 @@ pub use auth::AuthUi;
 pub use calls::{CallsState, Confirm};
 pub use playback::Loading;
 pub use replay::{ReplayConfirm, ReplayView};
+pub use saved::SavedState;
 pub use shared::session::{CallState, ConnState, LogLine, Progress, ReadState, ServerInfo};
 
 /// Milliseconds of the page's monotonic clock.
@@ -69,6 +71,8 @@ pub struct Store {
     pub asks: AsksState,
     /// Signing in to a remote server, and the form's OAuth fields.
     pub auth: AuthUi,
+    /// The saved servers, and where the person was.
+    pub saved: SavedState,
     /// The page captures the session (`record-toggle`); also what the next connect does.
     pub recording: RwSignal<bool>,
     /// The relay writes every session to a file (`--record DIR`).
@@ -126,6 +130,7 @@ impl Store {
             calls: CallsState::new(),
             asks: AsksState::new(),
             auth: AuthUi::new(),
+            saved: SavedState::new(),
             recording: RwSignal::new(true),
             relay_recording: RwSignal::new(false),
             playback: RwSignal::new(None),
@@ -186,6 +191,7 @@ impl Store {
 
     /// Copies the parts of the session that changed into their signals.
     fn show(self, changed: Changed) {
+        let mut pick_later = None;
         let first_hello = self.session.with_value(|s| {
             let first_hello = if changed.relay
                 && !self.preset_applied.get_value()
@@ -205,7 +211,15 @@ impl Store {
                 self.show_auth(s);
             }
             if changed.conn {
+                let was_connected = self.conn.with_untracked(|c| *c == ConnState::Connected);
                 self.conn.set(s.conn().clone());
+                if !was_connected
+                    && *s.conn() == ConnState::Connected
+                    && !s.is_playback()
+                    && let Some(target) = s.target()
+                {
+                    self.keep_connected(target);
+                }
             }
             if changed.server {
                 self.server.set(s.server().cloned());
@@ -224,6 +238,12 @@ impl Store {
                     self.tools.set(s.tools().to_vec());
                     if keep.is_none() {
                         self.selected.set(None);
+                    }
+                    // After a reload, the tool the person had picked comes back.
+                    if !s.is_playback()
+                        && let Some(tool) = self.saved.pending_tool.try_update_value(Option::take).flatten()
+                    {
+                        pick_later = Some(tool).filter(|t| s.tool(t).is_some());
                     }
                 }
             }
@@ -263,8 +283,17 @@ impl Store {
             // The first screen connects to the server the relay was started on (the demo
             // server when none was named), as the README says; a failure leaves the form
             // filled and says why beside it.
-            Some(false) if self.with_session(|s| *s.conn() == ConnState::Disconnected) => self.connect(),
+            // Unless the person was on another server under this same relay: that one.
+            Some(false) if self.with_session(|s| *s.conn() == ConnState::Disconnected) => {
+                let preset = self.with_session(|s| s.relay().map(|r| r.preset.clone())).unwrap_or(Target::Demo);
+                if !self.restore_last(&preset) {
+                    self.connect();
+                }
+            }
             _ => {}
+        }
+        if let Some(tool) = pick_later {
+            self.select_tool(tool);
         }
     }
 
@@ -354,6 +383,10 @@ impl Store {
         let Some(tool) = tool else { return };
         let server = self.server.with_untracked(|s| s.as_ref().map(|s| s.name.clone()).unwrap_or_default());
         self.args.load(&tool, &server);
+        if !self.in_playback() {
+            let name = name.clone();
+            self.remember_where(|l| l.tool = Some(name));
+        }
         // A recording shows a tool as it was called: with the arguments of its last call.
         if self.in_playback()
             && let Some(arguments) = self.session.with_value(|s| s.last_arguments(&name))
@@ -450,6 +483,10 @@ impl Store {
     /// Queues a relay message; the queue is worked off in one go as soon as the browser is
     /// free, so a flood of messages costs one render, not one per message.
     fn enqueue(self, msg: ServerMsg) {
+        // The saved servers' secrets are the page's, not the session's.
+        if let ServerMsg::Secrets { server, secrets } = msg {
+            return self.on_secrets(server, secrets);
+        }
         let first = self.inbox.try_update_value(|q| {
             q.push(msg);
             q.len() == 1

@@ -142,7 +142,8 @@ impl Entry {
     /// The entry for what the relay told its page, if it is part of the session.
     pub fn of(msg: &ServerMsg) -> Option<Entry> {
         match msg {
-            ServerMsg::Hello { .. } => None,
+            // Secrets are never part of a recording.
+            ServerMsg::Hello { .. } | ServerMsg::Secrets { .. } => None,
             ServerMsg::Message { direction, at_ms, frame, .. } => {
                 Some(Entry::Message { at_ms: *at_ms, direction: *direction, frame: frame.clone() })
             }

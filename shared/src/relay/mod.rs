@@ -169,6 +169,56 @@ pub enum ClientMsg {
     /// Forget the OAuth tokens of the connected server (in memory and, with `--remember`,
     /// on disk) and end the connection.
     SignOut {},
+    /// Keep the values of a saved server's env and headers in the relay's secrets file
+    /// (the page keeps only their names); empty values forget them.
+    KeepSecrets { server: String, secrets: Secrets },
+    /// Ask for the values kept for a saved server: the answer is [`ServerMsg::Secrets`].
+    RecallSecrets { server: String },
+}
+
+/// The values of a server's env and headers, by name: what the page does not keep.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Secrets {
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub headers: BTreeMap<String, String>,
+}
+
+impl Secrets {
+    /// The values `target` holds.
+    pub fn of(target: &Target) -> Secrets {
+        match target {
+            Target::Demo => Secrets::default(),
+            Target::Stdio { env, .. } => Secrets { env: env.clone(), headers: BTreeMap::new() },
+            Target::Http { headers, .. } | Target::Sse { headers, .. } | Target::Auto { headers, .. } => {
+                Secrets { env: BTreeMap::new(), headers: headers.clone() }
+            }
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.env.is_empty() && self.headers.is_empty()
+    }
+
+    /// `target` with these values for the names it has (names it lacks are not added).
+    pub fn fill(&self, target: &mut Target) {
+        let put = |mine: &mut BTreeMap<String, String>, kept: &BTreeMap<String, String>| {
+            for (name, value) in mine.iter_mut() {
+                if let Some(v) = kept.get(name) {
+                    value.clone_from(v);
+                }
+            }
+        };
+        match target {
+            Target::Demo => {}
+            Target::Stdio { env, .. } => put(env, &self.env),
+            Target::Http { headers, .. } | Target::Sse { headers, .. } | Target::Auto { headers, .. } => {
+                put(headers, &self.headers)
+            }
+        }
+    }
 }
 
 /// Which way a message went.
@@ -237,6 +287,8 @@ pub enum ServerMsg {
     },
     /// Something the relay saw that is not an MCP message.
     Event { at_ms: f64, event: RelayEvent },
+    /// The values kept for a saved server (empty when none are).
+    Secrets { server: String, secrets: Secrets },
 }
 
 /// What the relay reports beside MCP messages.
@@ -356,6 +408,14 @@ mod tests {
                 oauth: Default::default(),
                 target: Target::Auto { url: "https://example.com/mcp".into(), headers: Default::default() },
             },
+            ClientMsg::KeepSecrets {
+                server: "http https://example.com/mcp".into(),
+                secrets: Secrets {
+                    env: Default::default(),
+                    headers: [("Authorization".into(), "Bearer x".into())].into(),
+                },
+            },
+            ClientMsg::RecallSecrets { server: "stdio node server.js".into() },
         ];
         let out: Vec<String> = msgs.iter().map(json).collect();
         expect![[r#"
@@ -365,7 +425,9 @@ mod tests {
             {"type":"disconnect"}
             {"type":"connect","target":{"transport":"http","url":"http://127.0.0.1:3001/mcp","headers":{"Authorization":"Bearer x"}}}
             {"type":"connect","target":{"transport":"sse","url":"http://127.0.0.1:3001/sse","headers":{}}}
-            {"type":"connect","target":{"transport":"auto","url":"https://example.com/mcp","headers":{}}}"#]]
+            {"type":"connect","target":{"transport":"auto","url":"https://example.com/mcp","headers":{}}}
+            {"type":"keep_secrets","server":"http https://example.com/mcp","secrets":{"headers":{"Authorization":"Bearer x"}}}
+            {"type":"recall_secrets","server":"stdio node server.js"}"#]]
         .assert_eq(&out.join("\n"));
         for (m, j) in msgs.iter().zip(&out) {
             assert_eq!(&ClientMsg::read(j).unwrap(), m, "{j} does not read back");
@@ -445,6 +507,10 @@ mod tests {
                 at_ms: 10.0,
                 event: RelayEvent::RequestFailed { id: serde_json::json!(3), message: "stream closed".into() },
             },
+            ServerMsg::Secrets {
+                server: "stdio node server.js".into(),
+                secrets: Secrets { env: [("API_KEY".into(), "k".into())].into(), headers: Default::default() },
+            },
         ];
         let out: Vec<String> = msgs.iter().map(json).collect();
         expect![[r#"
@@ -460,7 +526,8 @@ mod tests {
             {"type":"event","at_ms":8.0,"event":{"kind":"error","message":"spawn failed"}}
             {"type":"event","at_ms":9.0,"event":{"kind":"connected","transport":"http","url":"http://127.0.0.1:1/mcp","headers":["Authorization: Bearer ••••"]}}
             {"type":"event","at_ms":11.0,"event":{"kind":"note","message":"using legacy SSE"}}
-            {"type":"event","at_ms":10.0,"event":{"kind":"request_failed","id":3,"message":"stream closed"}}"#]]
+            {"type":"event","at_ms":10.0,"event":{"kind":"request_failed","id":3,"message":"stream closed"}}
+            {"type":"secrets","server":"stdio node server.js","secrets":{"env":{"API_KEY":"k"}}}"#]]
         .assert_eq(&out.join("\n"));
         for (m, j) in msgs.iter().zip(&out) {
             assert_eq!(&ServerMsg::read(j).unwrap(), m, "{j} does not read back");
@@ -520,7 +587,7 @@ mod tests {
         expect![[r#"
             expected ident at line 1 column 2
             missing field `type` at line 1 column 2
-            unknown variant `hi`, expected one of `hello`, `message`, `event` at line 1 column 12
+            unknown variant `hi`, expected one of `hello`, `message`, `event`, `secrets` at line 1 column 12
             missing field `type` at line 1 column 14
             unknown field `extra`, expected one of `direction`, `at_ms`, `size`, `frame`
             unknown variant `sideways`, expected `out` or `in`

@@ -211,6 +211,11 @@ impl Session {
     pub fn reads(&self) -> &HashMap<String, ReadState> {
         &self.reads
     }
+    /// What the session last connected (or tried to connect) to.
+    pub fn target(&self) -> Option<&Target> {
+        self.target.as_ref()
+    }
+
     /// The protocol revision asked for when connecting.
     pub fn protocol(&self) -> ProtocolChoice {
         self.protocol
@@ -428,6 +433,8 @@ impl Session {
                 self.changed.rows = true;
                 self.on_relay_event(event, now_ms);
             }
+            // The page's saved servers, not the connection's: the page takes them itself.
+            ServerMsg::Secrets { .. } => {}
         }
     }
 

@@ -42,6 +42,7 @@ fn kinds(msgs: &[ServerMsg]) -> Vec<String> {
             }
             ServerMsg::Message { direction, .. } => format!("{direction:?}").to_lowercase(),
             ServerMsg::Hello { .. } => "hello".into(),
+            ServerMsg::Secrets { .. } => "secrets".into(),
         })
         .collect()
 }
