@@ -11,9 +11,11 @@ use serde::{Deserialize, Serialize};
 use crate::revision::ProtocolChoice;
 
 mod auth;
+mod secrets;
 mod transport;
 
 pub use auth::{AuthExchange, AuthState, OAuthSettings};
+pub use secrets::Secrets;
 pub use transport::Transport;
 
 /// Version of this wire protocol; the relay states it in [`ServerMsg::Hello`].
@@ -174,51 +176,6 @@ pub enum ClientMsg {
     KeepSecrets { server: String, secrets: Secrets },
     /// Ask for the values kept for a saved server: the answer is [`ServerMsg::Secrets`].
     RecallSecrets { server: String },
-}
-
-/// The values of a server's env and headers, by name: what the page does not keep.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Secrets {
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub env: BTreeMap<String, String>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub headers: BTreeMap<String, String>,
-}
-
-impl Secrets {
-    /// The values `target` holds.
-    pub fn of(target: &Target) -> Secrets {
-        match target {
-            Target::Demo => Secrets::default(),
-            Target::Stdio { env, .. } => Secrets { env: env.clone(), headers: BTreeMap::new() },
-            Target::Http { headers, .. } | Target::Sse { headers, .. } | Target::Auto { headers, .. } => {
-                Secrets { env: BTreeMap::new(), headers: headers.clone() }
-            }
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.env.is_empty() && self.headers.is_empty()
-    }
-
-    /// `target` with these values for the names it has (names it lacks are not added).
-    pub fn fill(&self, target: &mut Target) {
-        let put = |mine: &mut BTreeMap<String, String>, kept: &BTreeMap<String, String>| {
-            for (name, value) in mine.iter_mut() {
-                if let Some(v) = kept.get(name) {
-                    value.clone_from(v);
-                }
-            }
-        };
-        match target {
-            Target::Demo => {}
-            Target::Stdio { env, .. } => put(env, &self.env),
-            Target::Http { headers, .. } | Target::Sse { headers, .. } | Target::Auto { headers, .. } => {
-                put(headers, &self.headers)
-            }
-        }
-    }
 }
 
 /// Which way a message went.
