@@ -141,8 +141,11 @@ async fn requests_wait_in_order_a_url_is_never_opened_by_itself_and_esc_cancels(
     // Then the form, with the 2025-11-25 enum shapes and its defaults; Esc cancels it.
     let dialog = b.css("[data-testid=elicitation-dialog][data-mode=form]").await?;
     ensure!(dialog.attr("data-request-id").await?.as_deref() == Some("\"form-2\""));
-    let fish = b.css("[data-testid=field][data-field-path=\"/fish/0\"]").await?;
-    ensure!(fish.prop("value").await?.as_deref() == Some("\"tuna\""), "the default is shown");
+    // A multi-select (an array of one enum) is a checkbox per value, the default ticked.
+    let tuna = b.css("[data-testid=field][data-field-path=\"/fish\"][value='\"tuna\"']").await?;
+    ensure!(tuna.is_selected().await?, "the default is shown");
+    let fish = b.all("[data-testid=field][data-field-path=\"/fish\"]").await?;
+    ensure!(fish.len() > 1, "one checkbox per value: {}", fish.len());
     let hero = b.css("[data-testid=field][data-field-path=\"/hero\"]").await?;
     ensure!(hero.text().await?.contains("Wonder Woman"), "titled choices: {}", hero.text().await?);
     hero.send_keys("\u{e00c}").await?;

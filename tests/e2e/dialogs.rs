@@ -64,6 +64,8 @@ async fn the_confirmation_owns_the_keyboard_and_an_enter_meant_for_it_types_noth
     b.id("confirm-dialog").await?;
     focus_becomes(&b, "confirm-cancel").await?;
     b.screenshot("confirm-destructive-focus").await?;
+    b.prefer_dark().await?;
+    b.screenshot("confirm-destructive-focus-dark").await?;
     // Tab and Shift+Tab go round inside the dialog.
     for _ in 0..5 {
         keys(&b, TAB).await?;

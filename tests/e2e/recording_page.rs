@@ -32,6 +32,17 @@ async fn position(b: &Browser) -> Result<(usize, usize)> {
     Ok((num(p.attr("data-index").await?), num(p.attr("data-total").await?)))
 }
 
+/// Plays the recording at full speed to its end.
+async fn play_to_end(b: &Browser) -> Result<()> {
+    b.id("replay-speed").await?.select_by_value("max").await?;
+    b.id("replay-play").await?.click().await?;
+    eventually(Duration::from_secs(20), "the end of playback", || async {
+        let (i, t) = position(b).await?;
+        Ok((t > 0 && i == t).then_some(()))
+    })
+    .await
+}
+
 /// Records `calls` in a live page, saves the file; returns it and what each call showed.
 async fn record(pg: &Playground, calls: &[(&str, &str)]) -> Result<(String, Vec<String>, usize)> {
     let b = Browser::start().await?;
@@ -144,13 +155,7 @@ async fn a_server_everything_session_plays_back_with_its_image() -> Result<()> {
     let live_tools = page::tool_names(&b).await?;
     b.id("recording-import").await?.send_keys(&file.to_string_lossy()).await?;
     b.css("[data-testid=replay-mode][data-state=playback]").await?;
-    b.id("replay-speed").await?.select_by_value("max").await?;
-    b.id("replay-play").await?.click().await?;
-    eventually(Duration::from_secs(20), "the end of playback", || async {
-        let (i, t) = position(&b).await?;
-        Ok((i == t).then_some(()))
-    })
-    .await?;
+    play_to_end(&b).await?;
     let end = pane(&b).await?;
     ensure!(end == live[1] && end.contains("image:1"), "{end} vs {:?}", live);
     // Back to live: still connected to the demo server, its tools as they were.
@@ -222,13 +227,7 @@ async fn what_the_relay_records_opens_in_the_page_with_play() -> Result<()> {
     let b = Browser::start().await?;
     b.client.goto(&player.url).await?;
     b.css("[data-testid=replay-mode][data-state=playback]").await?;
-    b.id("replay-speed").await?.select_by_value("max").await?;
-    b.id("replay-play").await?.click().await?;
-    eventually(Duration::from_secs(20), "the end of playback", || async {
-        let (i, t) = position(&b).await?;
-        Ok((t > 0 && i == t).then_some(()))
-    })
-    .await?;
+    play_to_end(&b).await?;
     ensure!(page::result_texts(&b).await? == ["kept by the relay"]);
     b.close().await?;
     let _ = std::fs::remove_dir_all(dir);
@@ -264,13 +263,7 @@ async fn playback_says_what_it_plays_and_a_picked_tool_shows_its_recorded_call()
     ensure!(pill == "Playing back weather demo.jsonl", "{pill}");
     let status = b.id("connection-status").await?.text().await?;
     ensure!(status == "Playing back weather demo.jsonl", "{status}");
-    b.id("replay-speed").await?.select_by_value("max").await?;
-    b.id("replay-play").await?.click().await?;
-    eventually(Duration::from_secs(20), "the end of playback", || async {
-        let (i, t) = position(&b).await?;
-        Ok((t > 0 && i == t).then_some(()))
-    })
-    .await?;
+    play_to_end(&b).await?;
     ensure!(b.id("status-pill").await?.text().await? == pill, "the pill says playback to the end");
     // Picking the first call's tool shows the arguments it was sent with and its result.
     b.css("[data-testid=tool-item][data-tool-name=get_weather]").await?.click().await?;

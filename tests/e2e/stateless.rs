@@ -167,7 +167,8 @@ async fn page_answers_an_input_required_round_and_shows_the_list_facts() -> Resu
 
     let info = b.id("server-info").await?;
     ensure!(info.attr("data-protocol-version").await?.as_deref() == Some("2026-07-28"));
-    let shown = info.text().await?;
+    // Folded, the summary says how the revision was chosen in its tooltip.
+    let shown = format!("{} {}", info.text().await?, info.attr("title").await?.unwrap_or_default());
     ensure!(shown.contains("the server answered server/discover"), "{shown}");
 
     // The list: two tools, the one with a number marked as a header left out with the reason.

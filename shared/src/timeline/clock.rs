@@ -38,8 +38,9 @@ pub fn wall_clock(epoch_ms: f64, offset_min: i32) -> String {
     format!("{y:04}-{m:02}-{d:02} {h:02}:{min:02}:{s:02}.{milli:03}")
 }
 
-/// Year, month and day of a day count from 1970-01-01 (the proleptic Gregorian calendar).
-fn civil(days: i64) -> (i64, i64, i64) {
+/// Year, month and day of a day count from 1970-01-01 (the proleptic Gregorian calendar;
+/// Howard Hinnant's algorithm, so no calendar crate is needed).
+pub(crate) fn civil(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);
