@@ -46,7 +46,7 @@ async fn connect_everything(b: &Browser, entry: &str, remember: bool) -> Result<
 async fn servers_are_saved_secrets_stay_out_of_the_browser_and_a_reload_comes_back() -> Result<()> {
     let entry = server_everything()?.to_string_lossy().into_owned();
     let secrets = state_dir().join("mcp-playground/secrets.json");
-    let (_pg, b) = page::open(Playground::start(&[])?).await?;
+    let (pg, b) = page::open(Playground::start(&[])?).await?;
     // The first screen's own connection saved the demo server.
     ensure!(saved_labels(&b).await? == ["Built-in demo server (demo)"], "{:?}", saved_labels(&b).await?);
 
@@ -99,6 +99,15 @@ async fn servers_are_saved_secrets_stay_out_of_the_browser_and_a_reload_comes_ba
     b.client.refresh().await?;
     page::settle(&b).await?;
     ensure!(saved_labels(&b).await?.contains(&"Everything (stdio)".to_owned()), "{:?}", saved_labels(&b).await?);
+    // A new visit (another tab) starts on the relay's own server, as the README says, with
+    // the saved servers at hand.
+    let tab = b.client.new_window(true).await?;
+    b.client.switch_to_window(tab.handle).await?;
+    b.client.goto(&pg.url).await?;
+    page::connection_becomes(&b, &["connected"], Duration::from_secs(30)).await?;
+    b.css("[data-testid=tool-item][data-tool-name=get_weather]").await.context("the demo server")?;
+    ensure!(saved_labels(&b).await?.contains(&"Everything (stdio)".to_owned()));
+    page::settle(&b).await?;
     b.id("saved-servers").await?.select_by_value("Everything").await?;
     b.id("saved-server-forget").await?.click().await?;
     ensure!(saved_labels(&b).await? == ["Built-in demo server (demo)"], "{:?}", saved_labels(&b).await?);

@@ -1,7 +1,7 @@
 //! The page remembers: every server connected to joins the saved servers by itself (names
 //! of its env and headers only; their values go to the relay's secrets file when the person
 //! ticks "remember secrets", never to this browser's storage), and the last server, tool
-//! and timeline view come back after a reload. `shared::saved` holds the rules.
+//! and timeline view come back after a reload of the tab. `shared::saved` holds the rules.
 
 use leptos::prelude::*;
 use shared::relay::{ClientMsg, Secrets, Target};
@@ -31,7 +31,12 @@ pub struct SavedState {
 impl SavedState {
     pub fn new() -> Self {
         let stored = |key: &str| crate::storage::local().and_then(|s| s.get_item(key).ok().flatten());
-        let last = stored(LAST_KEY).map(|t| Last::read(&t)).unwrap_or_default();
+        // Where the person was comes back on a reload of this tab; a new visit starts on the
+        // server the relay was started on, as the README says.
+        let last = crate::storage::session()
+            .and_then(|s| s.get_item(LAST_KEY).ok().flatten())
+            .map(|t| Last::read(&t))
+            .unwrap_or_default();
         Self {
             list: RwSignal::new(stored(SERVERS_KEY).map(|t| saved::read(&t)).unwrap_or_default()),
             current: RwSignal::new(None),
@@ -65,7 +70,7 @@ impl Store {
     /// Changes where the person is, and stores it.
     pub fn remember_where(self, change: impl FnOnce(&mut Last)) {
         self.saved.last.update_value(change);
-        if let Some(s) = crate::storage::local() {
+        if let Some(s) = crate::storage::session() {
             let _ = s.set_item(LAST_KEY, &self.saved.last.with_value(Last::write));
         }
     }
