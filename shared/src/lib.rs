@@ -4,6 +4,7 @@
 //! This crate compiles for `wasm32-unknown-unknown` and natively; it knows nothing of tokio,
 //! axum, the DOM or any I/O. The raw text of every MCP message travels beside its typed view.
 
+pub mod apps;
 pub mod asks;
 pub mod auth_view;
 pub mod calls;

@@ -22,9 +22,10 @@ pub const HUMAN_MODEL: &str = "mcp-playground-user";
 
 /// The client capabilities declared in `initialize` for a revision: elicitation exists
 /// from 2025-06-18, and its form and url modes are named from 2025-11-25 (an empty object
-/// there means form only, so both are spelled out). An unknown revision gets the newest.
+/// there means form only, so both are spelled out); MCP Apps in every revision, as its
+/// specification declares it. An unknown revision gets the newest.
 pub fn capabilities(revision: Option<Revision>) -> Value {
-    let mut caps = json!({"roots": {"listChanged": true}, "sampling": {}});
+    let mut caps = json!({"roots": {"listChanged": true}, "sampling": {}, "extensions": crate::apps::capability()});
     match revision {
         // Stateless: nothing is sent unasked, so roots have no `listChanged` to promise.
         Some(Revision::V2026_07_28) => {

@@ -15,12 +15,12 @@ fn capabilities_by_revision() {
         .map(|r| format!("{}: {}", r.map_or("unknown", Revision::as_str), capabilities(r)))
         .collect();
     expect![[r#"
-        unknown: {"roots":{"listChanged":true},"sampling":{},"elicitation":{"form":{},"url":{}}}
-        2024-11-05: {"roots":{"listChanged":true},"sampling":{}}
-        2025-03-26: {"roots":{"listChanged":true},"sampling":{}}
-        2025-06-18: {"roots":{"listChanged":true},"sampling":{},"elicitation":{}}
-        2025-11-25: {"roots":{"listChanged":true},"sampling":{},"elicitation":{"form":{},"url":{}}}
-        2026-07-28: {"roots":{},"sampling":{},"elicitation":{"form":{},"url":{}}}"#]]
+        unknown: {"roots":{"listChanged":true},"sampling":{},"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}},"elicitation":{"form":{},"url":{}}}
+        2024-11-05: {"roots":{"listChanged":true},"sampling":{},"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}
+        2025-03-26: {"roots":{"listChanged":true},"sampling":{},"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}
+        2025-06-18: {"roots":{"listChanged":true},"sampling":{},"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}},"elicitation":{}}
+        2025-11-25: {"roots":{"listChanged":true},"sampling":{},"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}},"elicitation":{"form":{},"url":{}}}
+        2026-07-28: {"roots":{},"sampling":{},"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}},"elicitation":{"form":{},"url":{}}}"#]]
     .assert_eq(&caps.join("\n"));
 }
 

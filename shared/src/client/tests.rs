@@ -12,7 +12,7 @@ fn feed(c: &mut McpClient, raw: &str) -> Handled {
 #[test]
 fn handshake_then_paged_tool_list() {
     let mut c = McpClient::new("0.1.0", "2025-06-18");
-    expect![[r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true},"sampling":{},"elicitation":{}},"clientInfo":{"name":"mcp-playground","title":"MCP Playground","version":"0.1.0"}}}"#]]
+    expect![[r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true},"sampling":{},"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}},"elicitation":{}},"clientInfo":{"name":"mcp-playground","title":"MCP Playground","version":"0.1.0"}}}"#]]
         .assert_eq(&c.initialize());
     let h = feed(
         &mut c,
