@@ -62,6 +62,8 @@ pub enum Update {
     Asked(ServerAsk),
     /// The server withdrew one of its requests (`notifications/cancelled` of its id).
     AskWithdrawn { id: Id, reason: Option<String> },
+    /// The answer to a request made for an App's view: its `result`, or its `error` object.
+    ForView { id: Id, outcome: Result<Value, Value> },
 }
 
 /// How a `tools/call` ended.
@@ -86,6 +88,8 @@ enum Purpose {
     ListTools(u64),
     CallTool,
     ReadResource(String),
+    /// A request an App's view made: its answer goes back to the view as it came.
+    ForView,
     Other,
 }
 
@@ -243,6 +247,11 @@ impl McpClient {
         self.request(Purpose::ReadResource(uri.to_owned()), "resources/read", Some(json!({"uri": uri})))
     }
 
+    /// A request an App's view made (`tools/call`, `resources/read`), answered as it came.
+    pub fn view_request(&mut self, method: &str, params: Value) -> (Id, String) {
+        self.request(Purpose::ForView, method, Some(params))
+    }
+
     /// A request of any other method, paired like the rest.
     pub fn other_request(&mut self, method: &str, params: Option<Value>) -> (Id, String) {
         self.request(Purpose::Other, method, params)
@@ -268,6 +277,10 @@ impl McpClient {
                 .updates
                 .push(Update::ResourceRead { uri, outcome: Err(format!("resources/read failed: {message}")) }),
             Some(Purpose::Listen) => out.updates.push(Update::Notice(format!("subscriptions/listen ended: {message}"))),
+            Some(Purpose::ForView) => out.updates.push(Update::ForView {
+                id: id.clone(),
+                outcome: Err(json!({"code": -32603, "message": format!("the request failed: {message}")})),
+            }),
             Some(Purpose::Other | Purpose::ListTools(_)) | None => {}
         }
         out
@@ -483,6 +496,13 @@ impl McpClient {
                     }
                 };
                 out.updates.push(Update::ResourceRead { uri, outcome });
+            }
+            Purpose::ForView => {
+                let outcome = match kind {
+                    Kind::Error => Err(value["error"].clone()),
+                    _ => Ok(value["result"].clone()),
+                };
+                out.updates.push(Update::ForView { id: id.clone(), outcome });
             }
             Purpose::Other => {}
         }

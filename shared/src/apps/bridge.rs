@@ -234,7 +234,7 @@ impl ViewBridge {
                         format!("{name} is not callable by the view (visibility)"),
                     );
                 }
-                if policy.needs_confirmation(tool.annotations.as_ref()) {
+                if needs_confirmation(policy, tool) {
                     return vec![Effect::Confirm { view_id: id, tool: Box::new(tool.clone()), arguments }];
                 }
                 vec![Effect::Server { view_id: id, request: ViewRequest::CallTool { name, arguments } }]
@@ -462,6 +462,17 @@ impl ViewBridge {
         }
         self.phase = Phase::Gone;
         vec![Effect::Gone]
+    }
+}
+
+/// Whether a call of the view waits for a person: by the page's policy, except that a tool
+/// made for the view alone (`visibility: ["app"]`, a refresh button's) is held back under
+/// "unless read-only" only when it says it is destructive; "always" holds every call.
+fn needs_confirmation(policy: ConfirmPolicy, tool: &Tool) -> bool {
+    let destructive = tool.annotations.as_ref().and_then(|a| a.destructive_hint) == Some(true);
+    match policy {
+        ConfirmPolicy::Unsafe if super::app_only(tool) => destructive,
+        other => other.needs_confirmation(tool.annotations.as_ref()),
     }
 }
 

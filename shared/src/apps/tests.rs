@@ -19,7 +19,8 @@ fn view_tool() -> Tool {
 fn tools() -> Vec<Tool> {
     vec![
         view_tool(),
-        tool(json!({"name": "poll", "inputSchema": {}, "annotations": {"readOnlyHint": true},
+        // Made for the view, and silent about hints (as server-system-monitor's poller is).
+        tool(json!({"name": "poll", "inputSchema": {},
                     "_meta": {"ui": {"resourceUri": "ui://t/view", "visibility": ["app"]}}})),
         tool(json!({"name": "model_only", "inputSchema": {}, "annotations": {"readOnlyHint": true},
                     "_meta": {"ui": {"visibility": ["model"]}}})),
@@ -193,7 +194,9 @@ fn the_view_calls_only_what_it_may_and_through_the_confirmation() {
     let call = |b: &mut ViewBridge, id: i64, name: &str, p: ConfirmPolicy| {
         b.from_view(&req(id, "tools/call", json!({"name": name, "arguments": {"n": 1}})), &ts, p)
     };
-    // An app-only tool: carried to the server.
+    // An app-only tool: carried to the server, unasked under "unless read-only" (it is the
+    // view's own), asked under "always".
+    assert!(matches!(&call(&mut b, 2, "poll", ConfirmPolicy::Always)[..], [Effect::Confirm { .. }]));
     let out = call(&mut b, 2, "poll", ConfirmPolicy::Unsafe);
     let want = ViewRequest::CallTool { name: "poll".into(), arguments: json!({"n": 1}) };
     assert_eq!(out, [Effect::Server { view_id: Id::Number(2), request: want }]);

@@ -15,7 +15,7 @@ mod updates;
 
 use std::collections::HashMap;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::calls::Expiry;
 use crate::client::{CallOutcome, Handled, ListFacts, McpClient, Update, progress_token};
@@ -67,6 +67,10 @@ pub struct Session {
     logs: Vec<LogLine>,
     next_log: usize,
     reads: HashMap<String, ReadState>,
+    /// Requests made for an App's view: our id → the view's.
+    for_view: HashMap<Id, Id>,
+    /// Answers for the view, not yet taken by the page.
+    view_answers: Vec<(Id, Result<Value, Value>)>,
     /// A person asked to disconnect: the close that follows is not an error.
     disconnect_requested: bool,
     /// How the server process ended, said when the connection closes.
@@ -112,6 +116,8 @@ impl Session {
             logs: Vec::new(),
             next_log: 0,
             reads: HashMap::new(),
+            for_view: HashMap::new(),
+            view_answers: Vec::new(),
             disconnect_requested: false,
             last_exit: None,
             out: Vec::new(),
@@ -379,6 +385,29 @@ impl Session {
         self.reads.insert(uri.to_owned(), ReadState::Loading);
         self.changed.reads = true;
         self.send_frame(frame);
+    }
+
+    /// Carries a request of an App's view (its id `view_id`) to the server; the answer
+    /// comes back in [`take_view_answers`](Self::take_view_answers). Refused when not connected.
+    pub fn view_request(&mut self, view_id: Id, request: &crate::apps::ViewRequest) -> Result<(), Refused> {
+        if !self.conn.is_live() || self.playback {
+            return Err(Refused::NotConnected);
+        }
+        let (method, params) = match request {
+            crate::apps::ViewRequest::CallTool { name, arguments } => {
+                ("tools/call", json!({"name": name, "arguments": arguments}))
+            }
+            crate::apps::ViewRequest::ReadResource { uri } => ("resources/read", json!({"uri": uri})),
+        };
+        let (id, frame) = self.client.view_request(method, params);
+        self.for_view.insert(id, view_id);
+        self.send_frame(frame);
+        Ok(())
+    }
+
+    /// The server's answers to the view's requests since the last look, by the view's ids.
+    pub fn take_view_answers(&mut self) -> Vec<(Id, Result<Value, Value>)> {
+        std::mem::take(&mut self.view_answers)
     }
 
     /// Something to tell the person that is not a protocol matter.

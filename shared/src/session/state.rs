@@ -211,6 +211,8 @@ pub struct Changed {
     pub asks: bool,
     /// Where signing in stands.
     pub auth: bool,
+    /// Answers for an App's view.
+    pub view: bool,
 }
 
 impl Changed {
@@ -227,6 +229,7 @@ impl Changed {
         reads: true,
         asks: true,
         auth: true,
+        view: true,
     };
 
     pub fn any(&self) -> bool {

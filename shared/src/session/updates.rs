@@ -105,6 +105,12 @@ impl Session {
                 let why = reason.map(|r| format!(": {r}")).unwrap_or_default();
                 self.notice(format!("the server withdrew its request #{id}{why}"));
             }
+            Update::ForView { id, outcome } => {
+                if let Some(view_id) = self.for_view.remove(&id) {
+                    self.view_answers.push((view_id, outcome));
+                    self.changed.view = true;
+                }
+            }
         }
     }
 }
