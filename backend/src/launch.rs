@@ -115,6 +115,13 @@ async fn serve(args: ListenArgs, serving: Serving, announce: impl FnOnce(&str)) 
         source,
     })?;
     let addr = listener.local_addr()?;
+    // App views run behind a second port: another origin than the page's.
+    let sandbox_listener = TcpListener::bind((args.host.as_str(), 0)).await.map_err(|source| Error::Listen {
+        host: args.host.clone(),
+        port: 0,
+        source,
+    })?;
+    let sandbox_port = sandbox_listener.local_addr()?.port();
     if remote {
         tracing::warn!(
             host = %args.host,
@@ -142,6 +149,13 @@ async fn serve(args: ListenArgs, serving: Serving, announce: impl FnOnce(&str)) 
         preset_oauth: serving.oauth,
         auth: hub,
         secrets: Arc::new(crate::secrets::SecretStore::user()),
+        sandbox: Some(format!("http://{shown_host}:{sandbox_port}")),
+    });
+    let sandbox = Arc::new(app::sandbox::Sandbox::new(addr.port(), sandbox_port));
+    tokio::spawn(async move {
+        if let Err(e) = axum::serve(sandbox_listener, app::sandbox::router(sandbox)).await {
+            tracing::warn!(error = %e, "the App sandbox stopped");
+        }
     });
     let (stop, shutdown) = watch::channel(false);
     let state = AppState {
@@ -151,6 +165,7 @@ async fn serve(args: ListenArgs, serving: Serving, announce: impl FnOnce(&str)) 
         sessions: Arc::new(Semaphore::new(MAX_SESSIONS)),
         shutdown,
         recording: serving.recording,
+        sandbox: Some(format!("http://{shown_host}:{sandbox_port}")),
     };
     // Encoded as the page will send it back: a token may hold `/`, `+`, `&` or spaces.
     let query: String = url::form_urlencoded::Serializer::new(String::new()).append_pair("token", &token).finish();

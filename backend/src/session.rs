@@ -48,6 +48,8 @@ pub struct SessionConfig {
     pub auth: Arc<crate::auth::Hub>,
     /// The values of saved servers' env and headers a person asked to remember.
     pub secrets: Arc<crate::secrets::SecretStore>,
+    /// The origin App views run behind (`http://127.0.0.1:PORT`), when the relay serves one.
+    pub sandbox: Option<String>,
 }
 
 impl SessionConfig {
@@ -63,6 +65,7 @@ impl SessionConfig {
             servers: self.servers.clone(),
             recording: self.record_dir.is_some(),
             playback: self.playback,
+            sandbox: self.sandbox.clone(),
         }
     }
 }

@@ -36,6 +36,8 @@ pub struct AppState {
     pub shutdown: watch::Receiver<bool>,
     /// The recording `play FILE` loaded, served as read.
     pub recording: Option<Loaded>,
+    /// The origin App views run behind, the one other origin the page may frame.
+    pub sandbox: Option<String>,
 }
 
 /// Where authorization servers send the person back after a sign-in (see
@@ -60,6 +62,8 @@ pub fn router(state: AppState) -> Router {
         Router::new().fallback(not_built)
     };
     let guard = state.guard.clone();
+    let csp = HeaderValue::from_str(&content_security_policy(state.sandbox.as_deref()))
+        .unwrap_or_else(|_| HeaderValue::from_static(CONTENT_SECURITY_POLICY));
     let callback =
         Router::new().route(OAUTH_CALLBACK, get(crate::auth::callback::route)).with_state(state.session.auth.pending());
     api.with_state(state)
@@ -76,10 +80,7 @@ pub fn router(state: AppState) -> Router {
             header::HeaderName::from_static("cross-origin-resource-policy"),
             HeaderValue::from_static("same-origin"),
         ))
-        .layer(SetResponseHeaderLayer::overriding(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
-        ))
+        .layer(SetResponseHeaderLayer::overriding(header::CONTENT_SECURITY_POLICY, csp))
         .layer(middleware::map_response(cache_control))
 }
 
@@ -93,6 +94,13 @@ pub fn router(state: AppState) -> Router {
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; \
     style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data: blob:; media-src data: blob:; \
     font-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
+
+/// [`CONTENT_SECURITY_POLICY`], and the one origin the page may frame: the sandbox App
+/// views run behind (`frame-src`; none without one).
+pub fn content_security_policy(sandbox: Option<&str>) -> String {
+    let frames = sandbox.filter(|s| s.starts_with("http://") && !s.contains([' ', ';', '\'']));
+    format!("{CONTENT_SECURITY_POLICY}; frame-src {}", frames.unwrap_or("'none'"))
+}
 
 /// The page and every `/api` answer hold or lead to the session: never stored. The assets
 /// named by their content hash (`frontend-0123456789abcdef.wasm`) never change.
@@ -217,5 +225,6 @@ pub async fn serve(
     Ok(())
 }
 
+pub mod sandbox;
 #[cfg(test)]
 mod tests;

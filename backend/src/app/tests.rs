@@ -31,6 +31,7 @@ async fn serve_relay(recording: Option<&'static str>, assets: PathBuf) -> (Strin
             playback: recording.is_some(),
             inherit_env: Default::default(),
             secrets: Arc::new(crate::secrets::SecretStore::at(None)),
+            sandbox: None,
         }),
         assets,
         sessions: Arc::new(Semaphore::new(1)),

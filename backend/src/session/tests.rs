@@ -52,6 +52,7 @@ fn start_full(record_dir: Option<std::path::PathBuf>, socket: usize, secrets: cr
         playback: false,
         inherit_env: Default::default(),
         secrets: Arc::new(secrets),
+        sandbox: None,
     });
     let (shutdown_tx, shutdown) = watch::channel(false);
     let task = tokio::spawn(run(tx, rx, config, shutdown));

@@ -305,10 +305,7 @@ impl ViewBridge {
     fn initialize_result(&self) -> Value {
         let mut sandbox = json!({});
         if let Some(c) = &self.resource.csp {
-            sandbox["csp"] = json!({
-                "connectDomains": c.connect, "resourceDomains": c.resource,
-                "frameDomains": c.frame, "baseUriDomains": c.base_uri,
-            });
+            sandbox["csp"] = c.to_json();
         }
         if let Some(p) = self.resource.sandbox_params().get("permissions") {
             sandbox["permissions"] = p.clone();

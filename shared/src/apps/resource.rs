@@ -20,6 +20,30 @@ pub struct Csp {
     pub base_uri: Vec<String>,
 }
 
+impl Csp {
+    /// Reads a declared `csp` (`connectDomains`, `resourceDomains`, …): its origins, and
+    /// what it lists that is no origin (left out).
+    pub fn read(declared: &Value) -> (Csp, Vec<String>) {
+        let mut refused = Vec::new();
+        let mut list = |key: &str| origins(&declared[key], &mut refused);
+        let csp = Csp {
+            connect: list("connectDomains"),
+            resource: list("resourceDomains"),
+            frame: list("frameDomains"),
+            base_uri: list("baseUriDomains"),
+        };
+        (csp, refused)
+    }
+
+    /// As the page passes it to the sandbox: the declared lists, in JSON.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "connectDomains": self.connect, "resourceDomains": self.resource,
+            "frameDomains": self.frame, "baseUriDomains": self.base_uri,
+        })
+    }
+}
+
 /// A view, ready to render.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UiResource {
@@ -83,13 +107,9 @@ impl UiResource {
         let ui = &item["_meta"]["ui"];
         let mut refused = Vec::new();
         let csp = ui.get("csp").filter(|c| c.is_object()).map(|c| {
-            let mut list = |key: &str| origins(&c[key], &mut refused);
-            Csp {
-                connect: list("connectDomains"),
-                resource: list("resourceDomains"),
-                frame: list("frameDomains"),
-                base_uri: list("baseUriDomains"),
-            }
+            let (csp, not_origins) = Csp::read(c);
+            refused = not_origins;
+            csp
         });
         let permissions = ["camera", "microphone", "geolocation", "clipboardWrite"]
             .into_iter()
@@ -110,10 +130,7 @@ impl UiResource {
     pub fn sandbox_params(&self) -> Value {
         let mut params = json!({"html": self.html});
         if let Some(c) = &self.csp {
-            params["csp"] = json!({
-                "connectDomains": c.connect, "resourceDomains": c.resource,
-                "frameDomains": c.frame, "baseUriDomains": c.base_uri,
-            });
+            params["csp"] = c.to_json();
         }
         let perms: serde_json::Map<String, Value> = self
             .permissions

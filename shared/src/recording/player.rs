@@ -122,6 +122,7 @@ impl Player {
             servers: Vec::new(),
             recording: false,
             playback: false,
+            sandbox: None,
         };
         Session::for_playback(env!("CARGO_PKG_VERSION"), relay)
     }

@@ -225,6 +225,10 @@ pub struct RelayInfo {
     /// `/api/recording` and plays it back.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub playback: bool,
+    /// The origin of the sandbox proxy that App views run behind (the relay's second
+    /// loopback port): never the page's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<String>,
 }
 
 /// Relay → browser.
@@ -404,6 +408,7 @@ mod tests {
                 servers: vec![],
                 recording: false,
                 playback: false,
+                sandbox: None,
             }),
             ServerMsg::Hello(RelayInfo {
                 preset_oauth: Default::default(),
@@ -433,6 +438,7 @@ mod tests {
                 ],
                 recording: true,
                 playback: true,
+                sandbox: Some("http://127.0.0.1:41234".into()),
             }),
             ServerMsg::Message { direction: Direction::In, at_ms: 1.5, size: 2, frame: "{}".into() },
             ServerMsg::Event {

@@ -66,6 +66,7 @@ impl Live {
             servers: Vec::new(),
             recording: false,
             playback: false,
+            sandbox: None,
         });
         l.s.receive(hello, 0.0);
         l.s.connect_with(Target::Demo, crate::session::tests_pin(), false);

@@ -31,6 +31,7 @@ impl Harness {
                 servers: Vec::new(),
                 recording: false,
                 playback: false,
+                sandbox: None,
             }),
             0.0,
         );

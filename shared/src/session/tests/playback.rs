@@ -32,6 +32,7 @@ fn relay_info() -> RelayInfo {
         servers: vec![],
         recording: false,
         playback: false,
+        sandbox: None,
     }
 }
 
