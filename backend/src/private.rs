@@ -19,7 +19,10 @@ pub fn state_file(name: &str) -> Option<PathBuf> {
 pub fn write(file: &Path, bytes: &[u8]) -> Result<(), (&'static str, PathBuf, std::io::Error)> {
     let dir = file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     private_dir(dir).map_err(|e| ("make", dir.to_owned(), e))?;
-    let temp = file.with_extension("tmp");
+    // A name of this write's own: two relays of the user never share a half-written file.
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let temp = file.with_extension(format!("{}-{n}.tmp", std::process::id()));
     write_new(&temp, bytes).map_err(|e| ("write", temp.clone(), e))?;
     std::fs::rename(&temp, file).map_err(|e| ("write", file.to_owned(), e))
 }

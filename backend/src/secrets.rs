@@ -57,8 +57,11 @@ impl SecretStore {
             }
             Err(source) => return Err(SecretsError::Io { what: "read", path: file.display().to_string(), source }),
         };
-        let parsed: File = serde_json::from_str(&text)
-            .map_err(|e| SecretsError::NotOurs { path: file.display().to_string(), reason: e.to_string() })?;
+        // The reason names no part of the file: it may hold a secret.
+        let parsed: File = serde_json::from_str(&text).map_err(|e| SecretsError::NotOurs {
+            path: file.display().to_string(),
+            reason: format!("unreadable at line {}", e.line()),
+        })?;
         Ok((file, parsed))
     }
 
@@ -87,16 +90,17 @@ impl SecretStore {
         Ok(self.read()?.1.servers.remove(server).unwrap_or_default())
     }
 
-    /// The page's request about secrets, answered: the values recalled, or why a request
-    /// failed (as a relay error event: the session goes on).
-    pub fn answer(&self, keep: Option<Secrets>, server: String, at_ms: f64) -> Option<ServerMsg> {
+    /// The page's request about secrets, answered: the values recalled (none when they
+    /// cannot be read, so that a page waiting for them goes on), and why a request failed
+    /// (as a relay error event: the session goes on).
+    pub fn answer(&self, keep: Option<Secrets>, server: String, at_ms: f64) -> Vec<ServerMsg> {
         let failed = |e: SecretsError| ServerMsg::Event { at_ms, event: RelayEvent::Error { message: e.to_string() } };
         match keep {
-            Some(secrets) => self.keep(&server, secrets).err().map(failed),
-            None => Some(match self.recall(&server) {
-                Ok(secrets) => ServerMsg::Secrets { server, secrets },
-                Err(e) => failed(e),
-            }),
+            Some(secrets) => self.keep(&server, secrets).err().map(failed).into_iter().collect(),
+            None => match self.recall(&server) {
+                Ok(secrets) => vec![ServerMsg::Secrets { server, secrets }],
+                Err(e) => vec![failed(e), ServerMsg::Secrets { server, secrets: Secrets::default() }],
+            },
         }
     }
 }
@@ -149,7 +153,8 @@ mod tests {
         assert!(e.contains("is not a secrets file of ours") && e.contains("left as it is"), "{e}");
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "my notes");
         let answer = store.answer(None, "demo".into(), 1.0);
-        assert!(matches!(answer, Some(ServerMsg::Event { event: RelayEvent::Error { .. }, .. })), "{answer:?}");
+        assert!(matches!(&answer[0], ServerMsg::Event { event: RelayEvent::Error { .. }, .. }), "{answer:?}");
+        assert!(matches!(&answer[1], ServerMsg::Secrets { secrets, .. } if secrets.is_empty()), "the page goes on");
         assert!(SecretStore::at(None).recall("demo").unwrap_err().to_string().contains("nowhere"));
         let _ = std::fs::remove_dir_all(file.parent().unwrap().parent().unwrap());
     }

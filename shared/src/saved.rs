@@ -63,11 +63,13 @@ fn entry(fields: Vec<Value>) -> Option<SavedServer> {
     fields.next().is_none().then_some(SavedServer { name, target, protocol, oauth, remember_secrets })
 }
 
-/// The stored form of `list`, which [`read`] reads back.
+/// The stored form of `list`, which [`read`] reads back: targets without the values of
+/// their env and headers, whoever filled them in.
 pub fn write(list: &[SavedServer]) -> Result<String, serde_json::Error> {
     let entries: Vec<Value> = list
         .iter()
         .map(|SavedServer { name, target, protocol, oauth, remember_secrets }| {
+            let target = without_secrets(target);
             match (protocol, oauth.is_empty(), remember_secrets) {
                 (ProtocolChoice::Auto, true, false) => serde_json::json!([name, target]),
                 (pinned, true, false) => serde_json::json!([name, target, pinned]),
@@ -341,14 +343,20 @@ mod tests {
     }
 
     #[test]
-    fn the_stored_list_reads_back() {
-        let stdio =
-            serde_json::json!({"transport": "stdio", "command": "npx", "args": ["-y", "server"], "env": {"K": "v"}});
-        let stdio = Target::read(stdio).unwrap();
-        let list = vec![auto("stdio", stdio), auto("web", http("https://example.com/mcp")), auto("demo", Target::Demo)];
+    fn the_stored_list_reads_back_without_values() {
+        let stdio = |v: &str| {
+            let t =
+                serde_json::json!({"transport": "stdio", "command": "npx", "args": ["-y", "server"], "env": {"K": v}});
+            Target::read(t).unwrap()
+        };
+        let list =
+            vec![auto("stdio", stdio("v")), auto("web", http("https://example.com/mcp")), auto("demo", Target::Demo)];
         let text = write(&list).unwrap();
         assert!(text.starts_with(r#"[["stdio",{"transport":"stdio","command":"npx""#), "{text}");
-        assert_eq!(read(&text), list);
+        assert!(!text.contains("\"v\""), "{text}");
+        let back = read(&text);
+        assert_eq!(back[0], auto("stdio", stdio("")), "the name of the env stays, its value does not");
+        assert_eq!(back[1..], list[1..]);
     }
 
     #[test]

@@ -61,8 +61,11 @@ async fn servers_are_saved_secrets_stay_out_of_the_browser_and_a_reload_comes_ba
     // With it: the relay keeps the values, in a file only the user reads; still none here.
     connect_everything(&b, &entry, true).await?;
     ensure!(!storage(&b).await?.contains("s3cret-value"));
-    let file = std::fs::read_to_string(&secrets).with_context(|| format!("{}", secrets.display()))?;
-    ensure!(file.contains("s3cret-value"), "{file}");
+    // The page tells the relay as the connection comes up: wait for the file to say so.
+    eventually(Duration::from_secs(10), "the relay to keep the secret", || async {
+        Ok(std::fs::read_to_string(&secrets).is_ok_and(|f| f.contains("s3cret-value")).then_some(()))
+    })
+    .await?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt as _;

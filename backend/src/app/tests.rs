@@ -37,6 +37,7 @@ async fn serve_relay(recording: Option<&'static str>, assets: PathBuf) -> (Strin
         sessions: Arc::new(Semaphore::new(1)),
         shutdown,
         recording: recording.map(|t| Loaded { name: "démo 1.jsonl".into(), text: Bytes::from_static(t.as_bytes()) }),
+        sandbox: Some("http://127.0.0.1:41234".into()),
     };
     tokio::spawn(async move { axum::serve(listener, router(state)).await });
     (format!("http://127.0.0.1:{port}"), guard)
@@ -222,4 +223,62 @@ async fn the_oauth_callback_needs_no_cookie_but_a_known_state_and_this_relays_ho
         .await
         .unwrap();
     assert_eq!(foreign.status(), 403, "a foreign Host is refused as on every route");
+}
+
+#[tokio::test]
+async fn the_page_may_frame_the_app_sandbox_and_nothing_else() {
+    let base = relay(None).await;
+    let answer = reqwest::Client::new().get(format!("{base}/")).send().await.unwrap();
+    let csp = answer.headers()["content-security-policy"].to_str().unwrap().to_owned();
+    assert!(csp.ends_with("; frame-src http://127.0.0.1:41234"), "{csp}");
+    assert!(csp.contains("frame-ancestors 'none'") && csp.contains("default-src 'none'"), "{csp}");
+    assert_eq!(
+        content_security_policy(Some("http://x; script-src *")),
+        format!("{CONTENT_SECURITY_POLICY}; frame-src 'none'")
+    );
+}
+
+/// The sandbox origin on a free port, for the page on `page_port`; its base URL.
+async fn sandbox(page_port: u16) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let s = Arc::new(sandbox::Sandbox::new(page_port, port));
+    tokio::spawn(async move { axum::serve(listener, sandbox::router(s)).await });
+    format!("http://127.0.0.1:{port}")
+}
+
+#[tokio::test]
+async fn the_sandbox_serves_the_proxy_under_the_views_csp_and_nothing_else() {
+    let base = sandbox(6280).await;
+    let client = reqwest::Client::new();
+    let page = "http%3A%2F%2F127.0.0.1%3A6280";
+    let csp = serde_json::json!({"connectDomains": ["https://api.example.com", "'unsafe-eval'"], "resourceDomains": ["https://cdn.example.com"]});
+    let q = url::form_urlencoded::Serializer::new(String::new()).append_pair("csp", &csp.to_string()).finish();
+    let answer = client.get(format!("{base}/sandbox?host={page}&{q}")).send().await.unwrap();
+    assert_eq!(answer.status(), 200);
+    let policy = answer.headers()["content-security-policy"].to_str().unwrap().to_owned();
+    assert!(policy.contains("connect-src https://api.example.com;"), "{policy}");
+    assert!(!policy.contains("unsafe-eval"), "not an origin, left out: {policy}");
+    assert!(
+        policy.contains("object-src 'none'") && policy.ends_with("frame-ancestors http://127.0.0.1:6280"),
+        "{policy}"
+    );
+    assert!(answer.headers().get("set-cookie").is_none());
+    assert!(answer.text().await.unwrap().contains("<script src=\"/sandbox.js\">"));
+    // No declared CSP: the specification's restrictive default.
+    let plain = client.get(format!("{base}/sandbox?host={page}")).send().await.unwrap();
+    let policy = plain.headers()["content-security-policy"].to_str().unwrap().to_owned();
+    assert!(policy.starts_with(&shared::apps::csp_header(None)), "{policy}");
+    // Framed only by the relay's page; nothing else here: no API, no page, no cookie.
+    let foreign = client.get(format!("{base}/sandbox?host=http%3A%2F%2Fevil.example")).send().await.unwrap();
+    assert_eq!(foreign.status(), 400);
+    for path in ["/api/health", "/api/ws", "/", "/index.html", "/api/recording?token=T"] {
+        assert_eq!(client.get(format!("{base}{path}")).send().await.unwrap().status(), 404, "{path}");
+    }
+    let script = client.get(format!("{base}/sandbox.js")).send().await.unwrap();
+    assert_eq!(script.status(), 200);
+    assert!(script.text().await.unwrap().contains("ui/notifications/sandbox-"));
+    // A rebinding name is refused.
+    let rebound = client.get(format!("{base}/sandbox.js")).header("host", "evil.example").send().await.unwrap();
+    assert_eq!(rebound.status(), 403);
 }

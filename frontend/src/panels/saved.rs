@@ -57,8 +57,7 @@ pub fn SavedServers() -> impl IntoView {
     let import = move |_| match saved::import(&text.get_untracked()) {
         Ok(found) => {
             let count = found.servers.len();
-            servers.update(|list| saved::merge(list, found.servers));
-            store.save_servers();
+            store.import_servers(found.servers);
             error.set(None);
             text.set(String::new());
             importing.set(false);

@@ -79,10 +79,11 @@ pub fn TimelinePanel() -> impl IntoView {
     // A change of filter starts the count again: what it shows is not "new".
     let seen = RwSignal::new(0usize);
     Effect::new(move |_| {
-        filtered.track();
-        if follow.get() || seen.get_untracked() > total.get_untracked() {
-            seen.set(total.get_untracked());
-        }
+        text.track();
+        direction.track();
+        kind.track();
+        auth_only.track();
+        seen.set(total.get_untracked());
     });
     Effect::new(move |_| {
         if follow.get() {
@@ -265,7 +266,8 @@ fn TimelineRow(row: RowView, top: f64, selected: bool, highlighted: bool) -> imp
     let store = expect_context::<Store>();
     let seq = row.seq;
     let time = clock::elapsed(row.rel_ms);
-    let offset = -(js_sys::Date::new_0().get_timezone_offset() as i32);
+    // The zone's offset at that moment, not today's: a recording may cross a clock change.
+    let offset = -(js_sys::Date::new(&row.at_ms.into()).get_timezone_offset() as i32);
     let at = clock::wall_clock(row.at_ms, offset);
     let took = row.duration_ms.map(clock::took);
     let took_exact = row.duration_ms.map(|d| format!("took {d:.1} ms"));

@@ -192,6 +192,7 @@ impl Store {
     /// Copies the parts of the session that changed into their signals.
     fn show(self, changed: Changed) {
         let mut pick_later = None;
+        let mut keep = false;
         let first_hello = self.session.with_value(|s| {
             let first_hello = if changed.relay
                 && !self.preset_applied.get_value()
@@ -213,12 +214,8 @@ impl Store {
             if changed.conn {
                 let was_connected = self.conn.with_untracked(|c| *c == ConnState::Connected);
                 self.conn.set(s.conn().clone());
-                if !was_connected
-                    && *s.conn() == ConnState::Connected
-                    && !s.is_playback()
-                    && let Some(target) = s.target()
-                {
-                    self.keep_connected(target);
+                if !was_connected && *s.conn() == ConnState::Connected && !s.is_playback() {
+                    keep = true;
                 }
             }
             if changed.server {
@@ -292,6 +289,9 @@ impl Store {
             }
             _ => {}
         }
+        if keep {
+            self.keep_connected();
+        }
         if let Some(tool) = pick_later {
             self.select_tool(tool);
         }
@@ -332,6 +332,7 @@ impl Store {
         let protocol = self.protocol.get_untracked();
         // Only a remote server signs in; the fields of another transport stay unsent.
         let oauth = if target.url().is_some() { self.oauth_settings() } else { Default::default() };
+        self.note_connecting(&target);
         self.act(|s| s.connect_signing_in(target, protocol, oauth, record));
     }
 

@@ -83,7 +83,7 @@ impl Store {
             self.parked.set_value(Some(live));
         }
         self.replay_ignore.set(player.header().ignore.join("\n"));
-        self.running.set_value(None);
+        self.end_run();
         self.replay_confirm.set(None);
         self.replay_view.set(Default::default());
         self.playback.set(Some(player.view()));
@@ -96,10 +96,11 @@ impl Store {
 
     /// Back to the live session, as it was.
     pub fn playback_exit(self) {
+        // A replay under way ends while the live session is still parked behind the file.
+        self.end_run();
         let Some(live) = self.parked.try_update_value(Option::take).flatten() else { return };
         self.session.set_value(live);
         self.player.set_value(None);
-        self.running.set_value(None);
         self.replay_confirm.set(None);
         self.replay_view.set(Default::default());
         self.playback.set(None);

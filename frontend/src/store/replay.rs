@@ -162,14 +162,13 @@ impl Store {
     /// Stops a run: what was compared stays, nothing more is sent (a call under way is
     /// cancelled).
     pub fn replay_stop(self) {
-        let Some(run) = self.running.try_update_value(Option::take).flatten() else { return };
+        if self.end_run().is_none() {
+            return;
+        }
         self.replay_confirm.set(None);
         self.parked.update_value(|p| {
             if let Some(s) = p {
                 s.cancel_call();
-                if let Some(roots) = run.roots_before {
-                    s.set_roots(roots);
-                }
             }
         });
         self.send_parked();
@@ -181,17 +180,9 @@ impl Store {
     }
 
     fn replay_finish(self) {
-        let Some(run) = self.running.try_update_value(Option::take).flatten() else { return };
+        let Some(run) = self.end_run() else { return };
         let recorded = recorded_tools(run.replay.requests());
         let live = self.parked.with_value(|p| p.as_ref().map(|s| s.tools().to_vec()));
-        if let Some(roots) = run.roots_before {
-            self.parked.update_value(|p| {
-                if let Some(s) = p {
-                    s.set_roots(roots);
-                }
-            });
-            self.send_parked();
-        }
         let drift = match (recorded, live) {
             (Some(r), Some(l)) => drift(&r, &l),
             _ => Vec::new(),
@@ -201,6 +192,20 @@ impl Store {
             v.done = true;
             v.drift = drift;
         });
+    }
+
+    /// Ends the run under way, if any: the live session offers the person's roots again.
+    pub(super) fn end_run(self) -> Option<Running> {
+        let mut run = self.running.try_update_value(Option::take).flatten()?;
+        if let Some(roots) = run.roots_before.take() {
+            self.parked.update_value(|p| {
+                if let Some(s) = p {
+                    s.set_roots(roots);
+                }
+            });
+            self.send_parked();
+        }
+        Some(run)
     }
 
     /// Sends what the live session behind the playback asks to send.

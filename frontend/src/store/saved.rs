@@ -22,6 +22,8 @@ pub struct SavedState {
     pub remember_secrets: RwSignal<bool>,
     /// Connect as soon as the relay gives back the secrets of this server (by key).
     connect_after_recall: StoredValue<Option<String>>,
+    /// What the connection under way was asked with, kept when it comes up.
+    connecting: StoredValue<Option<SavedServer>>,
     /// Where the person was, as last stored.
     last: StoredValue<Last>,
     /// The tool to pick once the tool list arrives (a reload's).
@@ -42,6 +44,7 @@ impl SavedState {
             current: RwSignal::new(None),
             remember_secrets: RwSignal::new(false),
             connect_after_recall: StoredValue::new(None),
+            connecting: StoredValue::new(None),
             pending_tool: StoredValue::new(last.tool.clone()),
             last: StoredValue::new(last),
         }
@@ -91,7 +94,12 @@ impl Store {
     /// it remembers them, and with `connect` the connection starts once they are in.
     pub fn pick_saved(self, name: &str, connect: bool) {
         let Some(server) = self.saved.list.with_untracked(|l| saved::find(l, name).cloned()) else { return };
-        self.apply_target(&server.target);
+        // The relay's own servers (its preset, its --config) come with their values.
+        let mut target = server.target.clone();
+        if let Some(relay_target) = self.relay_target(&saved::key(&target)) {
+            Secrets::of(&relay_target).fill(&mut target);
+        }
+        self.apply_target(&target);
         self.protocol.set(server.protocol);
         self.apply_oauth(&server.oauth);
         self.saved.current.set(Some(server.name.clone()));
@@ -105,31 +113,68 @@ impl Store {
         }
     }
 
-    /// The relay's answer about a saved server's secrets: the values fill the form when it
-    /// still shows that server, and a connection waiting for them starts.
+    /// The relay's target of the server with `key`: its preset, or one of its `--config`.
+    fn relay_target(self, key: &str) -> Option<Target> {
+        let preset = self.with_session(|s| s.relay().map(|r| r.preset.clone()));
+        let offered =
+            self.offered.with_untracked(|o| o.iter().filter_map(|s| s.target.clone().ok()).collect::<Vec<_>>());
+        preset.into_iter().chain(offered).find(|t| saved::key(t) == key)
+    }
+
+    /// The relay's answer about a saved server's secrets (empty when it has none, or could
+    /// not read them): the values fill the form when it still shows that server, and a
+    /// connection waiting for them starts either way.
     pub(super) fn on_secrets(self, server: String, secrets: Secrets) {
-        let Ok(mut target) = self.form().target() else { return };
-        if saved::key(&target) != server {
-            return;
+        let waiting = self.saved.connect_after_recall.with_value(|w| w.as_deref() == Some(&server));
+        if let Ok(mut target) = self.form().target()
+            && saved::key(&target) == server
+        {
+            secrets.fill(&mut target);
+            self.apply_target(&target);
         }
-        secrets.fill(&mut target);
-        self.apply_target(&target);
-        if self.saved.connect_after_recall.try_update_value(Option::take).flatten().as_deref() == Some(&server) {
+        if waiting {
+            self.saved.connect_after_recall.set_value(None);
             self.connect();
         }
     }
 
-    /// A connection came up: the server joins the saved ones (or refreshes its entry), and
-    /// its secrets are kept by the relay or forgotten as the person chose.
-    pub(super) fn keep_connected(self, target: &Target) {
-        let remember = self.saved.remember_secrets.get_untracked();
+    /// A connection is being made from the form as it is: what to keep of it once it is up.
+    pub(super) fn note_connecting(self, target: &Target) {
         let server = SavedServer {
             name: String::new(),
             target: target.clone(),
             protocol: self.protocol.get_untracked(),
             oauth: if target.url().is_some() { self.oauth_settings() } else { Default::default() },
-            remember_secrets: remember,
+            remember_secrets: self.saved.remember_secrets.get_untracked(),
         };
+        self.saved.connecting.set_value(Some(server));
+    }
+
+    /// Imports servers from an `mcpServers` paste: the values of their env and headers go
+    /// to the relay, as if "remember secrets" were ticked, never to this browser.
+    pub fn import_servers(self, found: Vec<SavedServer>) {
+        let mut kept = Vec::new();
+        for mut server in found {
+            let secrets = Secrets::of(&server.target);
+            if secrets.env.values().chain(secrets.headers.values()).any(|v| !v.is_empty()) {
+                server.remember_secrets = true;
+                self.send_to_relay(&ClientMsg::KeepSecrets { server: saved::key(&server.target), secrets });
+            }
+            kept.push(server);
+        }
+        self.saved.list.update(|list| saved::merge(list, kept));
+        self.save_servers();
+    }
+
+    /// A connection came up: the server joins the saved ones (or refreshes its entry), and
+    /// its secrets are kept by the relay or forgotten as the person chose when connecting.
+    /// Only a connect the person (or the first screen) made counts: nothing was noted for
+    /// a live session coming back from playback.
+    pub(super) fn keep_connected(self) {
+        let Some(server) = self.saved.connecting.try_update_value(Option::take).flatten() else { return };
+        let remember = server.remember_secrets;
+        let target = server.target.clone();
+        let target = &target;
         let key = saved::key(target);
         let was_remembered =
             self.saved.list.with_untracked(|l| l.iter().any(|s| s.remember_secrets && saved::key(&s.target) == key));

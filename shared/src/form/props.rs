@@ -329,9 +329,13 @@ fn fill(args: &mut ArgsModel, field: &Field, root: &Value, path: &str, value: &V
             // the value is of.
             let guess = guess_variant(vs, v);
             let order = std::iter::once(guess).chain((0..vs.len()).filter(|i| *i != guess));
+            // The variant that holds the value as it is: an integer variant would take
+            // `-11.0` as `-11`, which a person typing into a number variant would not.
             let picked = order.into_iter().find_map(|i| {
                 let mut tried = args.clone();
-                fill(&mut tried, &vs[i].field, root, path, v).ok().map(|()| tried)
+                let held = fill(&mut tried, &vs[i].field, root, path, v).is_ok()
+                    && crate::pointer::get(&tried.value, path) == Some(v);
+                held.then_some(tried)
             });
             *args = picked.ok_or(format!("{path}: no variant holds {v}"))?;
         }

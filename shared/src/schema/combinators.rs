@@ -141,6 +141,9 @@ fn explain(run: &mut Run, options: &[NodeId], branches: &[Branch], instance: &Va
     if run.quiet {
         return run.report(path, String::new);
     }
+    if run.explaining {
+        return run.report(path, || not_any(instance, keyword));
+    }
     let carried = |b: &Branch| b.discriminator.as_ref().is_some_and(|(k, v)| instance.get(k) == Some(v));
     let meant: Vec<usize> = (0..options.len()).filter(|&i| branches.get(i).is_some_and(carried)).collect();
     let found: Vec<Vec<super::Violation>> = match meant.as_slice() {

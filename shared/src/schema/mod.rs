@@ -68,26 +68,30 @@ impl Schema {
     /// The first violation of `instance` against the entry point `entry`, its path under
     /// `prefix`; a valid instance (the common case) is judged without building any message.
     pub fn first_violation_at(&self, entry: Entry, instance: &Value, prefix: &str) -> Option<Violation> {
-        let mut run = Run { schema: self, errors: Vec::new(), quiet: true, failed: false, refs: Vec::new() };
+        let mut run =
+            Run { schema: self, errors: Vec::new(), quiet: true, failed: false, refs: Vec::new(), explaining: false };
         run.node(entry.0, instance, prefix);
         if !run.failed {
             return None;
         }
-        let mut run = Run { schema: self, errors: Vec::new(), quiet: false, failed: false, refs: Vec::new() };
+        let mut run =
+            Run { schema: self, errors: Vec::new(), quiet: false, failed: false, refs: Vec::new(), explaining: false };
         run.node(entry.0, instance, prefix);
         run.errors.into_iter().next()
     }
 
     /// Every violation of `instance`, in schema order.
     pub fn validate(&self, instance: &Value) -> Vec<Violation> {
-        let mut run = Run { schema: self, errors: Vec::new(), quiet: false, failed: false, refs: Vec::new() };
+        let mut run =
+            Run { schema: self, errors: Vec::new(), quiet: false, failed: false, refs: Vec::new(), explaining: false };
         run.node(ROOT, instance, "");
         run.errors
     }
 
     /// Whether `instance` is valid (stops at the first violation).
     pub fn is_valid(&self, instance: &Value) -> bool {
-        let mut run = Run { schema: self, errors: Vec::new(), quiet: true, failed: false, refs: Vec::new() };
+        let mut run =
+            Run { schema: self, errors: Vec::new(), quiet: true, failed: false, refs: Vec::new(), explaining: false };
         run.node(ROOT, instance, "");
         !run.failed
     }
@@ -191,6 +195,9 @@ struct Run<'s> {
     failed: bool,
     /// The `$ref` targets being followed and the instance each was entered with.
     refs: Vec<(NodeId, *const Value)>,
+    /// Inside the explanation of a failed alternative: alternatives nested in it are told
+    /// in one line, so a deep schema costs one loud pass per level, not one per branch.
+    explaining: bool,
 }
 
 impl Run<'_> {
@@ -227,11 +234,12 @@ impl Run<'_> {
     /// Validates loudly, apart: what node `id` finds wrong with `instance`, leaving the
     /// run's own findings as they were.
     fn explain(&mut self, id: NodeId, instance: &Value, path: &str) -> Vec<Violation> {
-        let outer = (self.quiet, self.failed, self.errors.len());
+        let outer = (self.quiet, self.failed, self.errors.len(), self.explaining);
         self.quiet = false;
+        self.explaining = true;
         self.node(id, instance, path);
         let found = self.errors.split_off(outer.2);
-        (self.quiet, self.failed) = (outer.0, outer.1);
+        (self.quiet, self.failed, self.explaining) = (outer.0, outer.1, outer.3);
         found
     }
 

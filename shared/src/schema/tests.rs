@@ -569,3 +569,24 @@ fn a_failed_alternative_points_to_the_field_that_decides_it() {
         "#]],
     );
 }
+
+#[test]
+fn explaining_a_deep_failed_alternative_stays_linear() {
+    // Each level: two branches that both fail, one of them only deep inside. Without a
+    // bound, telling why costs 2^depth loud passes; with one, a pass per level.
+    let schema = json!({
+        "$defs": {"n": {"anyOf": [{"required": ["never"]}, {"properties": {"c": {"$ref": "#/$defs/n"}}, "required": ["c"]}]}},
+        "$ref": "#/$defs/n"
+    });
+    let mut value = json!({"leaf": true});
+    for _ in 0..40 {
+        value = json!({"c": value});
+    }
+    let s = Schema::compile(&schema).unwrap();
+    let found = s.validate(&value);
+    // The top level is explained; the alternatives inside the explanation in one line each
+    // (here the two branches tie, so one line in all).
+    let lines: Vec<String> = found.iter().map(|v| format!("{}: {}", v.path, v.message)).collect();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("not valid under any of the schemas"), "{lines:?}");
+}
