@@ -38,6 +38,10 @@ pub fn ThemeToggle() -> impl IntoView {
             let _ = s.set_item(KEY, next);
         }
         dark.set(next == "dark");
+        // An App's view follows the page's look.
+        if let Some(store) = use_context::<crate::store::Store>() {
+            store.view_theme(next == "dark");
+        }
     };
     view! {
         <button class="icon-button" data-testid="theme-toggle" on:click=toggle

@@ -1,6 +1,7 @@
 //! End-to-end tests: the real `mcp-playground` binary, real MCP servers and real headless
 //! Chromium, driving the page only through the hooks of UI-CONTRACT.md.
 
+mod apps;
 mod asks_cli;
 mod asks_page;
 mod auth_page;

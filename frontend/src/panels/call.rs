@@ -23,6 +23,7 @@ pub fn CallPanel() -> impl IntoView {
                 Some(tool) => view! { <ToolDetail tool /> }.into_any(),
                 None => view! { <EmptyState /> }.into_any(),
             }}
+            <super::app_view::AppViewPanel />
             <ResultPane />
         </div>
     }

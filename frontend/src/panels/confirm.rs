@@ -54,7 +54,8 @@ pub fn ConfirmDialog() -> impl IntoView {
                 <div class="modal-backdrop" on:keydown=on_key>
                     <div class="modal" role="dialog" aria-modal="true" aria-labelledby="confirm-title" data-testid="confirm-dialog"
                         data-tool-name=c.tool.name.clone() node_ref=dialog>
-                        <h2 id="confirm-title">"Call " <span class="mono">{c.tool.name.clone()}</span> "?"</h2>
+                        <h2 id="confirm-title">{if c.for_view.is_some() { "The App's view asks to call " } else { "Call " }}
+                            <span class="mono">{c.tool.name.clone()}</span> "?"</h2>
                         <p class="hint">{c.tool.display_name().to_owned()}</p>
                         <div class="badges">{badges}</div>
                         <p class="hint small">"These hints come from the server, which is not trusted: a tool may do more than it says."</p>

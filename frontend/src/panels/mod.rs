@@ -1,5 +1,6 @@
 //! The page's panels, one feature per file.
 
+pub mod app_view;
 pub mod asks;
 pub mod call;
 pub mod confirm;

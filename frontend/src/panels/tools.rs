@@ -1,6 +1,7 @@
 //! The server's tools: filter, refresh, and one item per tool with its annotation badges.
 
 use leptos::prelude::*;
+use shared::apps;
 use shared::listbox::{self, TypeAhead};
 use shared::mcp::Tool;
 use wasm_bindgen::JsCast;
@@ -21,12 +22,17 @@ pub fn Badges(tool: Tool) -> impl IntoView {
 pub fn ToolList() -> impl IntoView {
     let store = expect_context::<Store>();
     let connected = move || store.conn.get() == ConnState::Connected;
-    let visible = move || {
+    // Tools made for an App's view alone are listed apart, under the others.
+    let listed = move |app_only: bool| {
         let filter = store.tool_filter.get();
-        store.tools.with(|tools| tools.iter().filter(|t| t.matches(&filter)).cloned().collect::<Vec<_>>())
+        store.tools.with(|tools| {
+            tools.iter().filter(|t| t.matches(&filter) && apps::app_only(t) == app_only).cloned().collect::<Vec<_>>()
+        })
     };
+    let visible = move || listed(false);
+    let for_views = move || listed(true);
     let total = move || store.tools.with(Vec::len);
-    let shown = Memo::new(move |_| visible().len());
+    let shown = Memo::new(move |_| visible().len() + for_views().len());
     let filtering = move || !store.tool_filter.with(|f| f.trim().is_empty());
     // "3 of 12" while a filter is typed, else the number of tools.
     let count = move || if filtering() { format!("{} of {}", shown.get(), total()) } else { total().to_string() };
@@ -65,6 +71,19 @@ pub fn ToolList() -> impl IntoView {
                     <ToolItem tool first=first_name />
                 </For>
             </ul>
+            <Show when=move || !for_views().is_empty()>
+                <div class="app-only" data-testid="app-only-tools">
+                    <h3 class="group-title" title="Visible to the App's view only: its view calls them; you may call them here to debug">
+                        "For the App's view only"
+                    </h3>
+                    <ul class="tool-list" role="listbox" aria-label="Tools for the App's view"
+                        on:keydown=move |ev| on_list_key(store, &type_ahead, ev)>
+                        <For each=for_views key=|t| t.name.clone() let:tool>
+                            <ToolItem tool first=first_name />
+                        </For>
+                    </ul>
+                </div>
+            </Show>
             <Show when=move || connected() && total() == 0 && !store.tools_loading.get()>
                 <p class="empty">"This server offers no tools."</p>
             </Show>
@@ -132,7 +151,7 @@ fn ttl_text(ms: u64) -> String {
 
 /// The list's items as the page shows them, in order.
 fn items() -> Vec<web_sys::HtmlElement> {
-    let Ok(found) = document().query_selector_all("[data-testid=tool-list] [data-testid=tool-item]") else {
+    let Ok(found) = document().query_selector_all(".tools [data-testid=tool-item]") else {
         return Vec::new();
     };
     (0..found.length()).filter_map(|i| found.item(i)?.dyn_into::<web_sys::HtmlElement>().ok()).collect()
@@ -223,7 +242,12 @@ fn ToolItem(tool: Tool, first: Memo<Option<String>>) -> impl IntoView {
             on:click=move |_| select()>
             <span class="tool-title">{display}</span>
             {show_name.then(|| view! { <span class="tool-name mono">{name.clone()}</span> })}
-            <span class="tool-badges"><Badges tool=tool.clone() /></span>
+            <span class="tool-badges">
+                {apps::resource_uri(&tool).map(|uri| view! {
+                    <span class="badge badge-app" data-testid="app-badge" title=format!("Shows an interactive view: {uri}")>"App"</span>
+                })}
+                <Badges tool=tool.clone() />
+            </span>
         </li>
     }
 }

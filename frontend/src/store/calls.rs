@@ -18,6 +18,8 @@ const TIMEOUT_KEY: &str = "mcp-playground.call-timeout-s";
 pub struct Confirm {
     pub tool: Tool,
     pub arguments: Value,
+    /// The App's view asked for it (its request's id), not the person.
+    pub for_view: Option<shared::jsonrpc::Id>,
 }
 
 /// Signals of the call life cycle.
@@ -95,9 +97,9 @@ impl Store {
         }
         self.args.raw_error.set(None);
         if self.calls.policy.get_untracked().needs_confirmation(tool.annotations.as_ref()) {
-            self.calls.confirm.set(Some(Confirm { tool, arguments }));
+            self.calls.confirm.set(Some(Confirm { tool, arguments, for_view: None }));
         } else {
-            self.send_call(&tool.name, arguments);
+            self.send_call(&tool, arguments);
         }
     }
 
@@ -105,7 +107,10 @@ impl Store {
     pub fn confirm_accept(self) {
         if let Some(c) = self.calls.confirm.get_untracked() {
             self.calls.confirm.set(None);
-            self.send_call(&c.tool.name, c.arguments);
+            match c.for_view {
+                Some(view_id) => self.view_call_confirmed(view_id, &c.tool.name, c.arguments, true),
+                None => self.send_call(&c.tool, c.arguments),
+            }
         }
     }
 
@@ -118,14 +123,23 @@ impl Store {
 
     /// Closes the dialog; nothing is sent.
     pub fn confirm_cancel(self) {
+        if let Some(Confirm { for_view: Some(view_id), tool, arguments }) = self.calls.confirm.get_untracked() {
+            self.view_call_confirmed(view_id, &tool.name, arguments, false);
+        }
         self.calls.confirm.set(None);
     }
 
-    fn send_call(self, tool: &str, arguments: Value) {
+    fn send_call(self, tool: &Tool, arguments: Value) {
         let limits = self.calls.limits();
         let remembered = arguments.clone();
-        if self.act(|s| s.call_tool(tool, arguments, limits, now_ms())).is_ok() {
+        let sent = arguments.clone();
+        if self.act(|s| s.call_tool(&tool.name, arguments, limits, now_ms())).is_ok() {
             self.args.remember(&remembered);
+            let call_id = self.with_session(|s| match s.call() {
+                CallState::Pending { id, .. } => Some(id.clone()),
+                _ => None,
+            });
+            self.view_for_call(tool, call_id, sent);
         }
     }
 

@@ -3,6 +3,7 @@
 //! and copies what changed into signals the panels read. Components call the actions here;
 //! they hold no protocol logic.
 
+mod apps;
 mod asks;
 mod auth;
 mod calls;
@@ -22,6 +23,7 @@ use shared::timeline::{Mark, RowFilter, RowView};
 
 use crate::args::ArgsState;
 use crate::ws::{RelaySocket, SocketState};
+pub use apps::{AppView, AppsUi, FRAME_ID};
 pub use asks::AsksState;
 pub use auth::AuthUi;
 pub use calls::{CallsState, Confirm};
@@ -73,6 +75,8 @@ pub struct Store {
     pub auth: AuthUi,
     /// The saved servers, and where the person was.
     pub saved: SavedState,
+    /// An App's view of the current call.
+    pub apps: AppsUi,
     /// The page captures the session (`record-toggle`); also what the next connect does.
     pub recording: RwSignal<bool>,
     /// The relay writes every session to a file (`--record DIR`).
@@ -131,6 +135,7 @@ impl Store {
             asks: AsksState::new(),
             auth: AuthUi::new(),
             saved: SavedState::new(),
+            apps: AppsUi::new(),
             recording: RwSignal::new(true),
             relay_recording: RwSignal::new(false),
             playback: RwSignal::new(None),
@@ -153,6 +158,7 @@ impl Store {
     /// this browser opened the URL it printed.
     pub fn start(self) {
         self.load_roots();
+        self.listen_to_views();
         match RelaySocket::open(move |m| self.enqueue(m), move |s| self.on_socket_state(s)) {
             Ok(socket) => self.socket.set_value(Some(socket)),
             Err(e) => self.relay.set(SocketState::Lost(e)),
@@ -292,6 +298,19 @@ impl Store {
         if keep {
             self.keep_connected();
         }
+        // An App's view follows the call, the reads, its answers and the connection.
+        if changed.conn && self.conn.with_untracked(|c| *c != ConnState::Connected) {
+            self.close_view("the connection ended");
+        }
+        if changed.reads {
+            self.reads_changed();
+        }
+        if changed.call {
+            self.call_changed();
+        }
+        if changed.view {
+            self.view_answers();
+        }
         if let Some(tool) = pick_later {
             self.select_tool(tool);
         }
@@ -384,6 +403,7 @@ impl Store {
         let Some(tool) = tool else { return };
         let server = self.server.with_untracked(|s| s.as_ref().map(|s| s.name.clone()).unwrap_or_default());
         self.args.load(&tool, &server);
+        self.prefetch_view(&tool);
         if !self.in_playback() {
             let name = name.clone();
             self.remember_where(|l| l.tool = Some(name));

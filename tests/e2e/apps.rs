@@ -1,0 +1,106 @@
+//! MCP Apps in the page, against the reference App servers from npm: the view renders in
+//! the sandbox (another origin), gets its input and result, calls the server from inside,
+//! goes fullscreen and back, and is torn down politely.
+
+use std::time::Duration;
+
+use anyhow::{Context, Result, ensure};
+use fantoccini::Locator;
+use tests::{Browser, Playground, eventually, page, root};
+
+/// The entry point of a reference App server installed by the test command.
+fn app_server(name: &str) -> String {
+    root()
+        .join("tests/servers/node_modules/@modelcontextprotocol")
+        .join(name)
+        .join("dist/index.js")
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Waits for the view to be `state`.
+async fn view_becomes(b: &Browser, state: &str) -> Result<()> {
+    let css = format!("[data-testid=app-view][data-state={state}]");
+    eventually(Duration::from_secs(30), &format!("the view to be {state}"), || async {
+        Ok((!b.all(&css).await?.is_empty()).then_some(()))
+    })
+    .await
+}
+
+/// Runs `inside` in the view's own document (the frame in the sandbox's frame), then
+/// comes back to the page.
+async fn in_view<T>(b: &Browser, inside: impl AsyncFnOnce(&Browser) -> Result<T>) -> Result<T> {
+    let outer = b.client.find(Locator::Css("[data-testid=app-frame]")).await?;
+    outer.enter_frame().await?;
+    let inner = eventually(Duration::from_secs(20), "the view's frame", || async {
+        Ok(b.client.find_all(Locator::Css("iframe")).await?.into_iter().next())
+    })
+    .await?;
+    inner.enter_frame().await?;
+    let out = inside(b).await;
+    b.client.enter_parent_frame().await?;
+    b.client.enter_parent_frame().await?;
+    out
+}
+
+async fn calls_of(b: &Browser, tool: &str) -> Result<usize> {
+    let rows = b.all("[data-testid=timeline-row][data-method=\"tools/call\"][data-kind=request]").await?;
+    let mut n = 0;
+    for r in rows {
+        if r.text().await?.contains(tool) {
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+#[tokio::test]
+async fn the_basic_reference_app_renders_sandboxed_and_talks_to_its_server() -> Result<()> {
+    let (pg, b) =
+        page::connected(Playground::start(&["node", &app_server("server-basic-vanillajs"), "--stdio"])?).await?;
+    b.css("[data-testid=tool-item][data-tool-name=get-time] [data-testid=app-badge]").await?;
+    ensure!(page::call_tool(&b, "get-time", "{}").await? == "ok");
+    view_becomes(&b, "ready").await?;
+    let view = b.id("app-view").await?;
+    ensure!(view.attr("data-resource-uri").await?.as_deref() == Some("ui://get-time/mcp-app.html"));
+    // The view lives on another origin than the page's.
+    let src = b.id("app-frame").await?.attr("src").await?.unwrap_or_default();
+    ensure!(src.starts_with("http://127.0.0.1:") && !src.starts_with(&pg.base), "{src} vs {}", pg.base);
+    // It got the call's result: the time it shows is the server's.
+    let shown = in_view(&b, async |b| {
+        eventually(Duration::from_secs(15), "the time in the view", || async {
+            let t = b.client.find(Locator::Id("server-time")).await?.text().await?;
+            Ok((t.contains('T') || t.contains(':')).then_some(t))
+        })
+        .await
+    })
+    .await?;
+    b.screenshot("app-basic").await?;
+    // A click inside the view makes a tools/call through the page, in the timeline.
+    let before = calls_of(&b, "get-time").await?;
+    in_view(&b, async |b| {
+        b.client.find(Locator::Id("get-time-btn")).await?.click().await?;
+        Ok(())
+    })
+    .await?;
+    page::accept_if_asked(&b).await?;
+    eventually(Duration::from_secs(15), "the view's own call", || async {
+        Ok((calls_of(&b, "get-time").await? > before).then_some(()))
+    })
+    .await
+    .with_context(|| format!("the view showed {shown:?}"))?;
+    // Fullscreen, over the page, and back (Esc or the button).
+    b.css("[data-testid=app-view] button[data-label=Fullscreen]").await?.click().await?;
+    b.css("[data-testid=app-view][data-display-mode=fullscreen]").await?;
+    b.screenshot("app-basic-fullscreen").await?;
+    b.id("app-exit-fullscreen").await?.click().await?;
+    b.css("[data-testid=app-view][data-display-mode=inline]").await?;
+    // Disconnecting tears the view down: it is asked first, then removed.
+    b.id("connect-button").await?.click().await?;
+    eventually(Duration::from_secs(10), "the view to go", || async {
+        Ok(b.all("[data-testid=app-view]").await?.is_empty().then_some(()))
+    })
+    .await?;
+    b.close().await?;
+    Ok(())
+}
