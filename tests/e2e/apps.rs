@@ -104,3 +104,58 @@ async fn the_basic_reference_app_renders_sandboxed_and_talks_to_its_server() -> 
     b.close().await?;
     Ok(())
 }
+
+/// The view's log, as text (its lines, whether or not the log is unfolded).
+async fn view_log(b: &Browser) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    for line in b.all("[data-testid=app-log] .app-line").await? {
+        out.push(line.prop("textContent").await?.unwrap_or_default());
+    }
+    Ok(out)
+}
+
+#[tokio::test]
+async fn a_hostile_view_reaches_nothing_and_the_page_lives_on() -> Result<()> {
+    let script = root().join("tests/servers/python/hostile_app.py").to_string_lossy().into_owned();
+    let (pg, b) = page::connected(Playground::start(&["python3", &script])?).await?;
+    let history = b.history().await?;
+    let args = serde_json::json!({"relay": pg.base}).to_string();
+    ensure!(page::call_tool(&b, "attack", &args).await? == "ok");
+    view_becomes(&b, "ready").await?;
+    let log = eventually(Duration::from_secs(40), "the attacks to end", || async {
+        let log = view_log(&b).await?;
+        Ok(log.iter().any(|l| l == "ATTACK done").then_some(log))
+    })
+    .await?;
+    let attacks: Vec<&String> = log.iter().filter(|l| l.starts_with("ATTACK ") && *l != "ATTACK done").collect();
+    for name in [
+        "fetch-api",
+        "fetch-api-no-cookie",
+        "fetch-relative",
+        "websocket",
+        "parent-document",
+        "top-location",
+        "window-open",
+        "cookie",
+        "storage",
+        "script",
+        "image",
+        "sandbox-messages",
+        "model-only-tool",
+        "form-post",
+    ] {
+        let line = attacks.iter().find(|l| l.starts_with(&format!("ATTACK {name}:")));
+        ensure!(line.is_some_and(|l| l.ends_with(": blocked")), "{name}: {line:?} in {log:?}");
+    }
+    // The host said why it refused the call of a tool the view may not call.
+    ensure!(log.iter().any(|l| l.contains("model_only is not callable by the view")), "{log:?}");
+    b.screenshot("app-hostile").await?;
+    // The page is where it was, its view is still the one it loaded, and it still works.
+    ensure!(b.history().await? == history, "the view navigated the page");
+    let status = in_view(&b, async |b| Ok(b.client.find(Locator::Id("status")).await?.text().await?)).await?;
+    ensure!(status == "done", "the view was replaced: {status}");
+    ensure!(page::call_tool(&b, "still_here", "{}").await? == "ok");
+    ensure!(page::result_texts(&b).await?.iter().any(|t| t.contains("still here")));
+    b.close().await?;
+    Ok(())
+}
