@@ -47,7 +47,8 @@ async fn calls_of(b: &Browser, tool: &str) -> Result<usize> {
     let rows = b.all("[data-testid=timeline-row][data-method=\"tools/call\"][data-kind=request]").await?;
     let mut n = 0;
     for r in rows {
-        if r.text().await?.contains(tool) {
+        // The label may be cut on screen; its text is whole.
+        if r.prop("textContent").await?.unwrap_or_default().contains(tool) {
             n += 1;
         }
     }
@@ -147,6 +148,8 @@ async fn a_hostile_view_reaches_nothing_and_the_page_lives_on() -> Result<()> {
         let line = attacks.iter().find(|l| l.starts_with(&format!("ATTACK {name}:")));
         ensure!(line.is_some_and(|l| l.ends_with(": blocked")), "{name}: {line:?} in {log:?}");
     }
+    // A call it may make is answered by the server, through the page.
+    ensure!(log.iter().any(|l| l.starts_with("ANSWER still_here:") && l.contains("still here")), "{log:?}");
     // The host said why it refused the call of a tool the view may not call.
     ensure!(log.iter().any(|l| l.contains("model_only is not callable by the view")), "{log:?}");
     b.screenshot("app-hostile").await?;
@@ -156,6 +159,68 @@ async fn a_hostile_view_reaches_nothing_and_the_page_lives_on() -> Result<()> {
     ensure!(status == "done", "the view was replaced: {status}");
     ensure!(page::call_tool(&b, "still_here", "{}").await? == "ok");
     ensure!(page::result_texts(&b).await?.iter().any(|t| t.contains("still here")));
+    b.close().await?;
+    Ok(())
+}
+
+#[tokio::test]
+async fn the_system_monitor_app_polls_its_server_from_the_view() -> Result<()> {
+    let (_pg, b) =
+        page::connected(Playground::start(&["node", &app_server("server-system-monitor"), "--stdio"])?).await?;
+    // The tool made for the view alone is listed apart, and still a tool a person can pick.
+    b.css("[data-testid=app-only-tools] [data-testid=tool-item][data-tool-name=poll-system-stats]").await?;
+    ensure!(b.all("[data-testid=tool-list] [data-tool-name=poll-system-stats]").await?.is_empty());
+    ensure!(page::call_tool(&b, "get-system-info", "{}").await? == "ok");
+    view_becomes(&b, "ready").await?;
+    // With the result in, the view polls its app-only tool every 2 s through the page,
+    // unasked (the tool is the view's own).
+    let polled = eventually(Duration::from_secs(20), "the view's polls", || async {
+        Ok((calls_of(&b, "poll-system-stats").await? >= 3).then_some(()))
+    })
+    .await;
+    if polled.is_err() {
+        b.screenshot("app-system-monitor-failed").await?;
+    }
+    let log = view_log(&b).await?;
+    polled.with_context(|| format!("the view's log: {log:?}"))?;
+    // Its Stop button stops it: the view shows what the answers gave it.
+    let status = in_view(&b, async |b| {
+        let status = b.client.find(Locator::Id("status-text")).await?.text().await?;
+        b.client.find(Locator::Id("poll-toggle-btn")).await?.click().await?;
+        let stopped = b.client.find(Locator::Id("status-text")).await?.text().await?;
+        anyhow::Ok((status, stopped))
+    })
+    .await?;
+    ensure!(status.0.contains(':') && status.1 == "Stopped", "{status:?}");
+    ensure!(b.all("[data-testid=confirm-dialog]").await?.is_empty(), "a poll of the view's own tool asked");
+    b.screenshot("app-system-monitor").await?;
+    b.prefer_dark().await?;
+    b.screenshot("app-system-monitor-dark").await?;
+    b.close().await?;
+    Ok(())
+}
+
+#[tokio::test]
+async fn the_budget_allocator_app_renders_and_goes_picture_in_picture() -> Result<()> {
+    let (_pg, b) =
+        page::connected(Playground::start(&["node", &app_server("server-budget-allocator"), "--stdio"])?).await?;
+    ensure!(page::call_tool(&b, "get-budget-data", "{}").await? == "ok");
+    view_becomes(&b, "ready").await?;
+    let drawn = in_view(&b, async |b| {
+        eventually(Duration::from_secs(15), "the allocation sliders", || async {
+            let sliders = b.client.find_all(Locator::Css("#sliders-container input")).await?;
+            Ok((!sliders.is_empty()).then_some(sliders.len()))
+        })
+        .await
+    })
+    .await?;
+    ensure!(drawn > 1, "{drawn} sliders");
+    b.screenshot("app-budget-allocator").await?;
+    b.css("[data-testid=app-view] button[data-label=\"Picture in picture\"]").await?.click().await?;
+    b.css("[data-testid=app-view][data-display-mode=pip]").await?;
+    b.screenshot("app-budget-allocator-pip").await?;
+    b.id("app-exit-fullscreen").await?.click().await?;
+    b.css("[data-testid=app-view][data-display-mode=inline]").await?;
     b.close().await?;
     Ok(())
 }

@@ -365,15 +365,22 @@ impl ViewBridge {
         self.flush()
     }
 
-    /// The call ended with `result` (a `CallToolResult`).
+    /// The call ended with `result` (a `CallToolResult`); told once, however often the
+    /// page looks.
     pub fn tool_result(&mut self, result: Value) -> Vec<Effect> {
-        self.outcome = Some((notification("ui/notifications/tool-result", result), false));
-        self.flush()
+        self.ended(notification("ui/notifications/tool-result", result))
     }
 
     /// The call was cancelled (or timed out, or failed without a result).
     pub fn tool_cancelled(&mut self, reason: &str) -> Vec<Effect> {
-        self.outcome = Some((notification("ui/notifications/tool-cancelled", json!({"reason": reason})), false));
+        self.ended(notification("ui/notifications/tool-cancelled", json!({"reason": reason})))
+    }
+
+    fn ended(&mut self, message: Value) -> Vec<Effect> {
+        if self.outcome.as_ref().is_some_and(|(m, _)| *m == message) {
+            return vec![];
+        }
+        self.outcome = Some((message, false));
         self.flush()
     }
 

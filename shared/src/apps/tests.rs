@@ -182,6 +182,7 @@ fn nothing_goes_to_the_view_before_it_says_initialized() {
     assert_eq!(to_view(&go), ["ui/notifications/tool-input", "ui/notifications/tool-result"]);
     let Effect::ToView(input) = &go[0] else { panic!() };
     assert_eq!(input["params"], json!({"arguments": {"city": "Lisbon"}}));
+    assert!(b.tool_result(json!({"content": []})).is_empty(), "the same end is told once");
     // A second call of the same tool: the same view gets the new input and result.
     assert_eq!(to_view(&b.tool_input(Some(Id::Number(9)), json!({"city": "Porto"}))), ["ui/notifications/tool-input"]);
     assert_eq!(to_view(&b.tool_cancelled("cancelled by the person")), ["ui/notifications/tool-cancelled"]);

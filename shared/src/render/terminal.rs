@@ -111,6 +111,18 @@ fn tool(t: &Tool) -> String {
         .map(|(label, stated)| if stated { label.to_owned() } else { format!("{label} (default)") })
         .collect();
     let _ = writeln!(out, "  hints: {}", hints.join(", "));
+    if let Some(ui) = crate::apps::tool_ui(t) {
+        match (&ui.resource_uri, ui.visibility.model) {
+            (Some(uri), true) => {
+                let _ = writeln!(out, "  [App] view: {uri}");
+            }
+            (Some(uri), false) => {
+                let _ = writeln!(out, "  [App] view: {uri}; for the view only");
+            }
+            (None, false) => out.push_str("  [App] for the view only\n"),
+            (None, true) => {}
+        }
+    }
     let root = &t.input_schema;
     let refs = Resolver::new(root);
     let schema = root.get("$ref").and_then(Value::as_str).and_then(|r| refs.resolve(r)).unwrap_or(root);

@@ -69,6 +69,9 @@ async function attack(relay) {
   send({ jsonrpc: "2.0", method: "ui/notifications/sandbox-resource-ready", params: { html: "<p>replaced</p>" } });
   send({ jsonrpc: "2.0", method: "ui/notifications/sandbox-proxy-ready", params: {} });
   report("sandbox-messages", false);
+  // A call it may make: the server's answer comes back to it.
+  const allowed = await request("tools/call", { name: "still_here", arguments: {} });
+  log("ANSWER still_here: " + JSON.stringify(allowed.result || allowed.error));
   // A call of a tool the view may not call.
   const refused = await request("tools/call", { name: "model_only", arguments: {} });
   report("model-only-tool", !refused.error, JSON.stringify(refused));

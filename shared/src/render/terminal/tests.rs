@@ -181,3 +181,17 @@ fn protocol_errors_with_their_meaning_and_data() {
     "#]]
     .assert_eq(&out.join("---\n"));
 }
+
+#[test]
+fn app_tools_say_so() {
+    let tools: Vec<Tool> = serde_json::from_value(json!([
+        {"name": "show", "inputSchema": {}, "_meta": {"ui": {"resourceUri": "ui://s/view"}}},
+        {"name": "poll", "inputSchema": {}, "_meta": {"ui": {"visibility": ["app"]}}},
+        {"name": "old", "inputSchema": {}, "_meta": {"ui/resourceUri": "ui://o"}}
+    ]))
+    .unwrap();
+    let text = tool_list(&tools);
+    assert!(text.contains("show\n") && text.contains("  [App] view: ui://s/view\n"), "{text}");
+    assert!(text.contains("  [App] for the view only\n"), "{text}");
+    assert!(text.contains("  [App] view: ui://o\n"), "{text}");
+}
