@@ -224,3 +224,41 @@ async fn the_budget_allocator_app_renders_and_goes_picture_in_picture() -> Resul
     b.close().await?;
     Ok(())
 }
+
+#[tokio::test]
+async fn the_demo_server_has_an_app_a_newcomer_sees_first() -> Result<()> {
+    let (_pg, b) = page::connected(Playground::start(&[])?).await?;
+    b.css("[data-testid=tool-item][data-tool-name=show_weather_chart] [data-testid=app-badge]").await?;
+    b.css("[data-testid=app-only-tools] [data-tool-name=refresh_forecast]").await?;
+    ensure!(page::call_tool(&b, "show_weather_chart", r#"{"city": "Porto"}"#).await? == "ok");
+    view_becomes(&b, "ready").await?;
+    let title = in_view(&b, async |b| {
+        eventually(Duration::from_secs(15), "the chart's title", || async {
+            let t = b.client.find(Locator::Id("title")).await?.text().await?;
+            Ok((t != "Weather chart").then_some(t))
+        })
+        .await
+    })
+    .await?;
+    ensure!(title == "Weather in Porto", "{title}");
+    // Its button calls the server's app-only tool, through the page, and redraws.
+    let before = calls_of(&b, "refresh_forecast").await?;
+    let note = in_view(&b, async |b| {
+        b.client.find(Locator::Id("refresh")).await?.click().await?;
+        eventually(Duration::from_secs(15), "the new forecast", || async {
+            let n = b.client.find(Locator::Id("note")).await?.text().await?;
+            Ok(n.starts_with("forecast #").then_some(n))
+        })
+        .await
+    })
+    .await?;
+    ensure!(note == "forecast #1", "{note}");
+    ensure!(calls_of(&b, "refresh_forecast").await? == before + 1);
+    let log = view_log(&b).await?;
+    ensure!(log.iter().any(|l| l == "refreshed the forecast for Porto"), "{log:?}");
+    b.screenshot("app-demo-light").await?;
+    b.id("theme-toggle").await?.click().await?;
+    b.screenshot("app-demo-dark").await?;
+    b.close().await?;
+    Ok(())
+}

@@ -1,12 +1,14 @@
 //! The built-in demo MCP server: one tool for each kind of content and behaviour the
 //! playground can show (text, image, audio, resources, structured output, tool errors,
-//! destructive hints, progress and cancellation, and a tool list that changes), and tools
-//! for every shape a result can take, broken or hostile ones included.
+//! destructive hints, progress and cancellation, and a tool list that changes), an MCP App
+//! (an interactive chart, `app.rs`), and tools for every shape a result can take, broken
+//! or hostile ones included.
 //!
 //! Built on `rmcp` with a hand-written [`ServerHandler`] so that every tool's JSON (raw
 //! schemas, annotations, content items) is exactly what we wrote. Results that rmcp's
 //! types cannot express are rewritten on their way out (see [`rewrite`]).
 
+mod app;
 mod args;
 mod catalog;
 mod media;
@@ -26,8 +28,9 @@ use std::{
 use rmcp::{
     ErrorData, RoleServer, ServerHandler, ServiceExt,
     model::{
-        CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult,
-        PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
+        CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListResourcesResult,
+        ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+        ServerCapabilities, ServerConfig,
     },
     service::RequestContext,
 };
@@ -87,22 +90,25 @@ impl DemoServer {
 
 impl ServerHandler for DemoServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_tool_list_changed().build())
-            .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
-            .with_server_info(
-                Implementation::new("mcp-playground-demo", env!("CARGO_PKG_VERSION"))
-                    .with_title("MCP Playground demo server"),
-            )
-            .with_instructions(
-                "A harmless demo server for trying out MCP clients. Each tool shows one feature: \
+        ServerConfig::new(
+            ServerCapabilities::builder().enable_tools().enable_tool_list_changed().enable_resources().build(),
+        )
+        .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
+        .with_server_info(
+            Implementation::new("mcp-playground-demo", env!("CARGO_PKG_VERSION"))
+                .with_title("MCP Playground demo server"),
+        )
+        .with_instructions(
+            "A harmless demo server for trying out MCP clients. Each tool shows one feature: \
              echo (text), get_image, get_audio, get_resources, get_weather (structured output), \
              fail (tool errors), delete_everything (destructive hints; deletes nothing), \
              slow_task (progress and cancellation), submit_order (a nested input schema) and \
              toggle_extra_tool (list_changed). The get_annotated, get_unusual_content, \
              get_invalid_structured, get_missing_structured, get_legacy_result, get_large_image, \
              get_hostile_content, get_long_text and get_markdown tools return every shape a \
-             result can take, including invalid and hostile ones.",
-            )
+             result can take, including invalid and hostile ones. show_weather_chart is an MCP \
+             App: its result comes with an interactive chart.",
+        )
     }
 
     /// Only revisions with the `initialize` handshake: there `list_changed` is a plain
@@ -116,8 +122,30 @@ impl ServerHandler for DemoServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let tools = catalog::tools(self.extra_enabled.load(Ordering::SeqCst));
+        let mut tools = catalog::tools(self.extra_enabled.load(Ordering::SeqCst));
+        // The App's tools before the one that comes and goes.
+        let at = tools.iter().position(|t| t.name == catalog::EXTRA_TOOL).unwrap_or(tools.len());
+        tools.splice(at..at, app::tools());
         Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(vec![app::resource()]))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        match app::read(&request.uri) {
+            Some(result) => Ok(result.into()),
+            None => Err(ErrorData::resource_not_found(format!("no resource {}", request.uri), None)),
+        }
     }
 
     async fn call_tool(
@@ -155,6 +183,8 @@ impl ServerHandler for DemoServer {
             "get_hostile_content" => shapes::get_hostile_content(),
             "get_long_text" => shapes::get_long_text(&args),
             "get_markdown" => shapes::get_markdown(),
+            "show_weather_chart" => app::show(&args),
+            "refresh_forecast" => app::refresh(&args),
             catalog::EXTRA_TOOL if self.extra_enabled.load(Ordering::SeqCst) => {
                 Ok(CallToolResult::success(vec![ContentBlock::text("extra tool called")]))
             }

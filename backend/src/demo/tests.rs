@@ -40,7 +40,9 @@ async fn speaks_mcp_over_newline_delimited_json() {
         get_large_image {"readOnlyHint":true,"openWorldHint":false}
         get_hostile_content {"readOnlyHint":true,"openWorldHint":false}
         get_long_text {"readOnlyHint":true,"openWorldHint":false}
-        get_markdown {"readOnlyHint":true,"openWorldHint":false}"#]]
+        get_markdown {"readOnlyHint":true,"openWorldHint":false}
+        show_weather_chart {"readOnlyHint":true,"openWorldHint":false}
+        refresh_forecast {"readOnlyHint":true,"openWorldHint":false}"#]]
     .assert_eq(&summary.join("\n"));
     for tool in list.result()["tools"].as_array().into_iter().flatten() {
         assert!(tool["title"].is_string() && tool["description"].is_string(), "{tool}");
@@ -121,7 +123,7 @@ async fn errors_toggling_and_cancellation() {
     assert_eq!(client.tool_names().await.last().map(String::as_str), Some("extra_tool"));
     assert_eq!(client.call("extra_tool", json!({})).await.text(0), "extra tool called");
     client.call("toggle_extra_tool", json!({})).await;
-    assert_eq!(client.tool_names().await.len(), 19);
+    assert_eq!(client.tool_names().await.len(), 21);
 
     // Cancelled, a slow task stops sending progress; rmcp drops its response, as the spec
     // asks, so progress is the only thing to watch.
