@@ -166,3 +166,17 @@ pub async fn finished(b: &Browser) -> Result<(String, String)> {
     .await?;
     Ok((state, result_texts(b).await?.join("\n")))
 }
+
+/// The arguments the form holds, read in its JSON editor; the form is shown again after.
+pub async fn arguments(b: &Browser) -> Result<serde_json::Value> {
+    let was_form = b.all("[data-testid=raw-args-editor]").await?.is_empty();
+    if was_form {
+        b.id("raw-args-toggle").await?.click().await?;
+    }
+    let text = b.id("raw-args-editor").await?.prop("value").await?.unwrap_or_default();
+    if was_form {
+        b.id("raw-args-toggle").await?.click().await?;
+        b.id("tool-form").await?;
+    }
+    serde_json::from_str(&text).with_context(|| format!("the editor holds {text:?}"))
+}

@@ -2,8 +2,8 @@
 //! pressed Call; a failed `oneOf` points at the field that decides it; an optional boolean
 //! is one control of three states; an array of one enum is a set of checkboxes.
 
-use anyhow::{Context, Result, ensure};
-use serde_json::{Value, json};
+use anyhow::{Result, ensure};
+use serde_json::json;
 use tests::{Browser, Playground};
 
 use tests::page;
@@ -14,15 +14,6 @@ async fn field(b: &Browser, testid: &str, path: &str) -> Result<fantoccini::elem
 
 async fn count(b: &Browser, css: &str) -> Result<usize> {
     Ok(b.all(css).await?.len())
-}
-
-/// The arguments the form holds, read in the JSON editor and back to the form.
-async fn arguments(b: &Browser) -> Result<Value> {
-    b.id("raw-args-toggle").await?.click().await?;
-    let text = b.id("raw-args-editor").await?.prop("value").await?.unwrap_or_default();
-    b.id("raw-args-toggle").await?.click().await?;
-    b.id("tool-form").await?;
-    serde_json::from_str(&text).with_context(|| format!("the editor holds {text:?}"))
 }
 
 #[tokio::test]
@@ -68,16 +59,16 @@ async fn an_optional_boolean_has_three_states_and_an_enum_array_is_checkboxes() 
     let wrap = field(&b, "field", "/lines/0/options/gift_wrap").await?;
     ensure!(wrap.attr("type").await?.as_deref() == Some("checkbox"));
     let state = || async { Ok::<_, anyhow::Error>(wrap.attr("data-state").await?.unwrap_or_default()) };
-    ensure!(state().await? == "omitted" && arguments(&b).await?["lines"][0]["options"] == json!({}));
+    ensure!(state().await? == "omitted" && page::arguments(&b).await?["lines"][0]["options"] == json!({}));
     let wrap = field(&b, "field", "/lines/0/options/gift_wrap").await?;
     wrap.click().await?;
-    ensure!(arguments(&b).await?["lines"][0]["options"] == json!({"gift_wrap": true}));
+    ensure!(page::arguments(&b).await?["lines"][0]["options"] == json!({"gift_wrap": true}));
     field(&b, "field", "/lines/0/options/gift_wrap").await?.click().await?;
-    ensure!(arguments(&b).await?["lines"][0]["options"] == json!({"gift_wrap": false}));
+    ensure!(page::arguments(&b).await?["lines"][0]["options"] == json!({"gift_wrap": false}));
     // The keyboard moves it on too: Space, back to left out.
     let wrap = field(&b, "field", "/lines/0/options/gift_wrap").await?;
     wrap.send_keys(" ").await?;
-    ensure!(arguments(&b).await?["lines"][0]["options"] == json!({}), "Space did not leave it out");
+    ensure!(page::arguments(&b).await?["lines"][0]["options"] == json!({}), "Space did not leave it out");
     ensure!(
         field(&b, "field", "/lines/0/options/gift_wrap").await?.attr("aria-checked").await?.as_deref() == Some("mixed")
     );
@@ -88,9 +79,9 @@ async fn an_optional_boolean_has_three_states_and_an_enum_array_is_checkboxes() 
     ensure!(boxes.len() == 3, "one checkbox per value: {}", boxes.len());
     b.css("[data-testid=field][data-field-path=\"/labels\"][value='\"urgent\"']").await?.click().await?;
     b.css("[data-testid=field][data-field-path=\"/labels\"][value='\"fragile\"']").await?.click().await?;
-    ensure!(arguments(&b).await?["labels"] == json!(["fragile", "urgent"]));
+    ensure!(page::arguments(&b).await?["labels"] == json!(["fragile", "urgent"]));
     b.css("[data-testid=field][data-field-path=\"/labels\"][value='\"urgent\"']").await?.click().await?;
-    ensure!(arguments(&b).await?["labels"] == json!(["fragile"]));
+    ensure!(page::arguments(&b).await?["labels"] == json!(["fragile"]));
     b.screenshot("form-three-states").await?;
     b.close().await?;
     Ok(())

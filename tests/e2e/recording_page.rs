@@ -234,15 +234,6 @@ async fn what_the_relay_records_opens_in_the_page_with_play() -> Result<()> {
     Ok(())
 }
 
-/// The arguments the form holds, read in its JSON editor.
-async fn arguments(b: &Browser) -> Result<serde_json::Value> {
-    if b.all("[data-testid=raw-args-editor]").await?.is_empty() {
-        b.id("raw-args-toggle").await?.click().await?;
-    }
-    let text = b.id("raw-args-editor").await?.prop("value").await?.unwrap_or_default();
-    serde_json::from_str(&text).with_context(|| format!("the editor holds {text:?}"))
-}
-
 #[tokio::test]
 async fn playback_says_what_it_plays_and_a_picked_tool_shows_its_recorded_call() -> Result<()> {
     let pg = Playground::start(&[])?;
@@ -268,11 +259,11 @@ async fn playback_says_what_it_plays_and_a_picked_tool_shows_its_recorded_call()
     // Picking the first call's tool shows the arguments it was sent with and its result.
     b.css("[data-testid=tool-item][data-tool-name=get_weather]").await?.click().await?;
     b.css("[data-testid=tool-detail][data-tool-name=get_weather]").await?;
-    ensure!(arguments(&b).await? == serde_json::json!({"city": "Lisbon"}));
+    ensure!(page::arguments(&b).await? == serde_json::json!({"city": "Lisbon"}));
     ensure!(pane(&b).await? == shown[0], "{} vs {}", pane(&b).await?, shown[0]);
     b.css("[data-testid=tool-item][data-tool-name=echo]").await?.click().await?;
     b.css("[data-testid=tool-detail][data-tool-name=echo]").await?;
-    ensure!(arguments(&b).await? == serde_json::json!({"message": "said last"}));
+    ensure!(page::arguments(&b).await? == serde_json::json!({"message": "said last"}));
     ensure!(page::result_texts(&b).await? == ["said last"]);
     b.close().await?;
     let _ = std::fs::remove_dir_all(dir);

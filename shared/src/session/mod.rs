@@ -234,25 +234,23 @@ impl Session {
     /// The arguments the current (or last) call was sent with, as its request carried them.
     pub fn call_arguments(&self) -> Option<Value> {
         let id = self.call.pending()?.0.clone();
-        let row = self
-            .timeline
-            .rows()
-            .iter()
-            .rev()
-            .find(|r| r.direction == crate::timeline::RowDirection::Out && r.id.as_ref() == Some(&id))?;
-        let value: Value = serde_json::from_str(&row.raw).ok()?;
-        Some(value["params"]["arguments"].clone()).filter(|a| !a.is_null())
+        self.sent_arguments(|r| r.id.as_ref() == Some(&id))
     }
 
     /// The arguments of the last call of `tool` sent in this session (in playback: up to
     /// where the recording stands), as its request carried them.
     pub fn last_arguments(&self, tool: &str) -> Option<Value> {
-        let row = self.timeline.rows().iter().rev().find(|r| {
-            r.direction == crate::timeline::RowDirection::Out
-                && r.kind == crate::timeline::RowKind::Request
+        self.sent_arguments(|r| {
+            r.kind == crate::timeline::RowKind::Request
                 && r.method.as_deref() == Some("tools/call")
                 && r.subject.as_deref() == Some(tool)
-        })?;
+        })
+    }
+
+    /// The `arguments` of the newest request sent that `pick` picks.
+    fn sent_arguments(&self, pick: impl Fn(&crate::timeline::Row) -> bool) -> Option<Value> {
+        let row =
+            self.timeline.rows().iter().rev().find(|r| r.direction == crate::timeline::RowDirection::Out && pick(r))?;
         let value: Value = serde_json::from_str(&row.raw).ok()?;
         Some(value["params"]["arguments"].clone()).filter(|a| !a.is_null())
     }
