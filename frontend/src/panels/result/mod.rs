@@ -24,10 +24,13 @@ use crate::store::{CallState, Store};
 /// Raw responses larger than this are pretty-printed only when opened.
 const EAGER_RAW_BYTES: usize = 256 * 1024;
 
-/// Brings the result pane into view (as little scrolling as it takes), once it is drawn.
+/// Brings the result into view (as little scrolling as it takes), once it is drawn: an
+/// App's view when the call has one (it comes first), else the result pane.
 fn bring_into_view() {
     request_animation_frame(|| {
-        if let Ok(Some(pane)) = document().query_selector("[data-testid=result-pane]") {
+        let first = document().query_selector("[data-testid=app-view]").ok().flatten();
+        let pane = first.or_else(|| document().query_selector("[data-testid=result-pane]").ok().flatten());
+        if let Some(pane) = pane {
             let options = web_sys::ScrollIntoViewOptions::new();
             options.set_block(web_sys::ScrollLogicalPosition::Nearest);
             pane.scroll_into_view_with_scroll_into_view_options(&options);
