@@ -21,6 +21,10 @@ pub enum RowDirection {
     Out,
     In,
     Relay,
+    /// The App lane: host → view (through the sandbox proxy).
+    ToView,
+    /// The App lane: view → host.
+    FromView,
 }
 
 impl RowDirection {
@@ -29,7 +33,14 @@ impl RowDirection {
             RowDirection::Out => "out",
             RowDirection::In => "in",
             RowDirection::Relay => "relay",
+            RowDirection::ToView => "to-view",
+            RowDirection::FromView => "from-view",
         }
+    }
+
+    /// A row of the bridge to an App's view, not of the server.
+    pub fn is_app(self) -> bool {
+        matches!(self, RowDirection::ToView | RowDirection::FromView)
     }
 }
 
@@ -112,6 +123,8 @@ pub struct Timeline {
     rows: Vec<Row>,
     /// Requests awaiting a response: their rows.
     open: Pairing<usize>,
+    /// The same, on the App lane (the view's ids are its own).
+    view_open: Pairing<usize>,
     /// The protocol revision rows are checked against (`marks.rs`).
     revision: Option<crate::revision::Revision>,
     /// A refused `server/discover` is a fall back to `initialize` (see `Row::fell_back`).
@@ -151,6 +164,15 @@ impl Timeline {
         self.push_classified(direction, at_ms, size, frame, classified)
     }
 
+    /// Adds a message of the bridge to an App's view (`to_view`: the host sent it), paired
+    /// with the others of that lane. Returns its `seq`.
+    pub fn push_view(&mut self, to_view: bool, at_ms: f64, frame: String) -> usize {
+        let classified = jsonrpc::parse(&frame).map(|(_, c)| c);
+        let direction = if to_view { Direction::Out } else { Direction::In };
+        let size = frame.len();
+        self.push_row(direction, true, at_ms, size, frame, classified)
+    }
+
     /// Adds an MCP message its caller already parsed (large frames are parsed once).
     pub fn push_classified(
         &mut self,
@@ -160,9 +182,23 @@ impl Timeline {
         frame: String,
         classified: Result<jsonrpc::Classified, jsonrpc::FrameError>,
     ) -> usize {
-        let dir = match direction {
-            Direction::Out => RowDirection::Out,
-            Direction::In => RowDirection::In,
+        self.push_row(direction, false, at_ms, size, frame, classified)
+    }
+
+    fn push_row(
+        &mut self,
+        direction: Direction,
+        app: bool,
+        at_ms: f64,
+        size: usize,
+        frame: String,
+        classified: Result<jsonrpc::Classified, jsonrpc::FrameError>,
+    ) -> usize {
+        let dir = match (direction, app) {
+            (Direction::Out, false) => RowDirection::Out,
+            (Direction::In, false) => RowDirection::In,
+            (Direction::Out, true) => RowDirection::ToView,
+            (Direction::In, true) => RowDirection::FromView,
         };
         let seq = self.rows.len();
         let (kind, id, mut method) = match classified {
@@ -181,13 +217,14 @@ impl Timeline {
         let mut partner = None;
         let mut duration_ms = None;
         let mut subject = None;
+        let open = if app { &mut self.view_open } else { &mut self.open };
         match (kind, &id) {
             (RowKind::Request, Some(id)) => {
-                self.open.open(direction, id.clone(), seq);
+                open.open(direction, id.clone(), seq);
                 subject = method.as_deref().and_then(|m| subject::of(m, &frame));
             }
             (RowKind::Response | RowKind::Error, Some(id)) => {
-                if let Some(req) = self.open.answer(direction, id) {
+                if let Some(req) = open.answer(direction, id) {
                     let request = &mut self.rows[req];
                     request.partner = Some(seq);
                     method = request.method.clone();
@@ -403,7 +440,9 @@ fn id_text(id: &Id) -> String {
 impl RowDirection {
     /// Reads `as_str`'s names.
     pub fn parse(s: &str) -> Option<Self> {
-        [RowDirection::Out, RowDirection::In, RowDirection::Relay].into_iter().find(|d| d.as_str() == s)
+        [RowDirection::Out, RowDirection::In, RowDirection::Relay, RowDirection::ToView, RowDirection::FromView]
+            .into_iter()
+            .find(|d| d.as_str() == s)
     }
 }
 

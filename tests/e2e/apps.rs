@@ -43,6 +43,16 @@ async fn in_view<T>(b: &Browser, inside: impl AsyncFnOnce(&Browser) -> Result<T>
     out
 }
 
+/// The App lane's rows: (direction, kind, method).
+async fn app_lane(b: &Browser) -> Result<Vec<(String, String, String)>> {
+    let mut out = Vec::new();
+    for r in b.all("[data-testid=timeline-row][data-lane=app]").await? {
+        let attr = async |name: &str| Ok::<_, anyhow::Error>(r.attr(name).await?.unwrap_or_default());
+        out.push((attr("data-direction").await?, attr("data-kind").await?, attr("data-method").await?));
+    }
+    Ok(out)
+}
+
 async fn calls_of(b: &Browser, tool: &str) -> Result<usize> {
     let rows = b.all("[data-testid=timeline-row][data-method=\"tools/call\"][data-kind=request]").await?;
     let mut n = 0;
@@ -77,6 +87,12 @@ async fn the_basic_reference_app_renders_sandboxed_and_talks_to_its_server() -> 
     })
     .await?;
     b.screenshot("app-basic").await?;
+    // The bridge's traffic is the timeline's App lane, both ways, paired.
+    let lane = app_lane(&b).await?;
+    let has = |d: &str, k: &str, m: &str| lane.iter().any(|(a, b, c)| a == d && b == k && c == m);
+    ensure!(has("from-view", "request", "ui/initialize") && has("to-view", "response", "ui/initialize"), "{lane:?}");
+    ensure!(has("from-view", "notification", "ui/notifications/initialized"), "{lane:?}");
+    ensure!(has("to-view", "notification", "ui/notifications/tool-result"), "{lane:?}");
     // A click inside the view makes a tools/call through the page, in the timeline.
     let before = calls_of(&b, "get-time").await?;
     in_view(&b, async |b| {
@@ -96,12 +112,15 @@ async fn the_basic_reference_app_renders_sandboxed_and_talks_to_its_server() -> 
     b.screenshot("app-basic-fullscreen").await?;
     b.id("app-exit-fullscreen").await?.click().await?;
     b.css("[data-testid=app-view][data-display-mode=inline]").await?;
-    // Disconnecting tears the view down: it is asked first, then removed.
+    // Disconnecting tears the view down: it is asked first, it answers, then it is removed.
     b.id("connect-button").await?.click().await?;
     eventually(Duration::from_secs(10), "the view to go", || async {
         Ok(b.all("[data-testid=app-view]").await?.is_empty().then_some(()))
     })
     .await?;
+    let lane = app_lane(&b).await?;
+    let teardown = |d: &str, k: &str| lane.iter().any(|(a, b, c)| a == d && b == k && c == "ui/resource-teardown");
+    ensure!(teardown("to-view", "request") && teardown("from-view", "response"), "{lane:?}");
     b.close().await?;
     Ok(())
 }

@@ -24,6 +24,8 @@ fn arrow(direction: &str) -> &'static str {
     match direction {
         "out" => "→",
         "in" => "←",
+        "to-view" => "⇢",
+        "from-view" => "⇠",
         _ => "•",
     }
 }
@@ -153,6 +155,8 @@ pub fn TimelinePanel() -> impl IntoView {
                     <option value="out">"→ to server"</option>
                     <option value="in">"← from server"</option>
                     <option value="relay">"• relay"</option>
+                    <option value="to-view">"⇢ to the App's view"</option>
+                    <option value="from-view">"⇠ from the App's view"</option>
                 </select>
                 <select class="input compact" data-testid="timeline-filter-kind" aria-label="Kind"
                     on:change=move |ev| kind.set(RowKind::parse(&event_target_value(&ev)))>
@@ -280,7 +284,7 @@ fn TimelineRow(row: RowView, top: f64, selected: bool, highlighted: bool) -> imp
     };
     view! {
         <div class="timeline-row" data-testid="timeline-row" tabindex="0" role="listitem" style=format!("top: {top}px")
-            data-direction=row.direction data-kind=row.kind data-method=row.method.clone() data-id=row.id.clone()
+            data-direction=row.direction data-lane=row.direction.ends_with("view").then_some("app") data-kind=row.kind data-method=row.method.clone() data-id=row.id.clone()
             data-seq=seq data-schema=row.schema.as_ref().map(Verdict::as_str) class:selected=selected class:partner=highlighted
             data-auth=row.auth.map(AuthRow::as_str) class:auth-row=row.auth.is_some()
             on:click=move |_| store.selected_row.set(Some(seq)) on:keydown=on_key>

@@ -244,6 +244,7 @@ impl Store {
     }
 
     fn view_posted(self, msg: &Value) {
+        self.act(|s| s.view_message(false, msg, js_sys::Date::now()));
         let tools = self.tools.get_untracked();
         let policy = self.calls.policy.get_untracked();
         let fx = self.apps.bridge.try_update_value(|b| b.as_mut().map(|b| b.from_view(msg, &tools, policy)));

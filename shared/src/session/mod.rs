@@ -403,6 +403,13 @@ impl Session {
         Ok(())
     }
 
+    /// A message of the bridge to an App's view, for the timeline's App lane (`to_view`: the
+    /// host sent it); `at_ms` on the relay's clock (ms since the epoch).
+    pub fn view_message(&mut self, to_view: bool, frame: &Value, at_ms: f64) {
+        self.timeline.push_view(to_view, at_ms, frame.to_string());
+        self.changed.rows = true;
+    }
+
     /// The server's answers to the view's requests since the last look, by the view's ids.
     pub fn take_view_answers(&mut self) -> Vec<(Id, Result<Value, Value>)> {
         std::mem::take(&mut self.view_answers)

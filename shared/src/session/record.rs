@@ -71,6 +71,8 @@ fn entry(row: &Row) -> Option<Entry> {
     let direction = match row.direction {
         RowDirection::Out => Direction::Out,
         RowDirection::In => Direction::In,
+        // The App lane is not part of a recording yet.
+        RowDirection::ToView | RowDirection::FromView => return None,
         RowDirection::Relay => {
             let event = serde_json::from_str::<RelayEvent>(&row.raw).ok()?;
             // What the page showed in full (the approval URL) is masked in the file.

@@ -75,6 +75,10 @@ impl Timeline {
 }
 
 fn message_kind(row: &Row) -> Option<Kind> {
+    // The App lane speaks the bridge's methods, which MCP's schema does not name.
+    if row.direction.is_app() {
+        return None;
+    }
     let kind = match row.kind {
         RowKind::Request => Kind::Request,
         RowKind::Notification => Kind::Notification,

@@ -176,3 +176,27 @@ fn string_and_number_ids_do_not_collide() {
     assert_eq!(t.rows()[1].partner, None);
     assert_eq!(t.open_requests(), 1);
 }
+
+#[test]
+fn the_app_lane_pairs_its_own_and_is_not_checked_against_mcp() {
+    let mut t = Timeline::new();
+    t.set_revision(crate::revision::Revision::V2025_11_25);
+    // The server lane and the view's lane may use the same ids: they pair apart.
+    t.push_message(Direction::Out, 1.0, 0, r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#.into());
+    t.push_view(false, 2.0, r#"{"jsonrpc":"2.0","id":1,"method":"ui/initialize","params":{}}"#.into());
+    t.push_view(true, 5.0, r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2026-01-26"}}"#.into());
+    t.push_view(false, 6.0, r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"poll"}}"#.into());
+    let rows = t.rows();
+    assert_eq!(rows[1].direction, RowDirection::FromView);
+    assert_eq!(rows[2].direction, RowDirection::ToView);
+    assert_eq!(
+        (rows[2].partner, rows[2].method.as_deref(), rows[2].duration_ms),
+        (Some(1), Some("ui/initialize"), Some(3.0))
+    );
+    assert_eq!(rows[0].partner, None, "the server's request still waits");
+    assert_eq!(rows[3].subject.as_deref(), Some("poll"));
+    assert!(rows[1].direction.is_app() && !rows[0].direction.is_app());
+    assert_eq!(t.schema_mark(1), None, "the bridge's methods are not MCP's");
+    assert_eq!(RowDirection::parse("to-view"), Some(RowDirection::ToView));
+    assert_eq!(RowDirection::parse("from-view"), Some(RowDirection::FromView));
+}
