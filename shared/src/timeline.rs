@@ -288,6 +288,18 @@ impl Timeline {
             .map(|r| r.seq)
     }
 
+    /// Row `seq` is a request an App's view made (its own id `view_id`): its label says so.
+    pub fn note_for_view(&mut self, seq: usize, view_id: &crate::jsonrpc::Id) {
+        if let Some(row) = self.rows.get_mut(seq) {
+            let what = match (&row.method, &row.subject) {
+                (Some(m), Some(s)) => format!("{m} · {s}"),
+                (Some(m), None) => m.clone(),
+                _ => String::new(),
+            };
+            row.summary = Some(format!("{what} · for the App's view (#{view_id})"));
+        }
+    }
+
     /// Adds a relay event. Returns its `seq`.
     pub fn push_event(&mut self, at_ms: f64, event: &RelayEvent) -> usize {
         let seq = self.rows.len();

@@ -450,6 +450,12 @@ impl Session {
                 let classified = parsed.as_ref().map(|(_, c)| c.clone()).map_err(Clone::clone);
                 let seq = self.timeline.push_classified(direction, at_ms, size, frame, classified);
                 self.changed.rows = true;
+                // A request an App's view made says so in its row.
+                if let (Direction::Out, Ok((_, c))) = (direction, parsed.as_ref())
+                    && let Some(view_id) = c.id.as_ref().and_then(|id| self.for_view.get(id))
+                {
+                    self.timeline.note_for_view(seq, view_id);
+                }
                 let duration = self.timeline.rows()[seq].duration_ms;
                 match (parsed.as_ref(), direction) {
                     (Ok((value, classified)), Direction::In) => {

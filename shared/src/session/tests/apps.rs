@@ -20,6 +20,11 @@ fn an_app_views_requests_go_to_the_server_and_their_answers_back_to_it() {
         ]
     );
     assert_eq!(h.s.call().as_str(), "idle", "the result pane's call is not the view's");
+    // The relay's echo of each request: its row says which view request caused it.
+    let labels: Vec<String> =
+        (0..h.s.timeline().len()).filter_map(|i| h.s.timeline().view(i)).map(|r| r.label()).collect();
+    assert!(labels.iter().any(|l| l == "tools/call · echo · for the App's view (#\"v1\")"), "{labels:?}");
+    assert!(labels.iter().any(|l| l == "resources/read · ui://x · for the App's view (#2)"), "{labels:?}");
     h.server_says(r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32002,"message":"no such resource"}}"#);
     h.server_says(r#"{"jsonrpc":"2.0","id":3,"result":{"content":[]}}"#);
     let (.., changed) = h.flush();
