@@ -54,7 +54,9 @@ async fn app_lane(b: &Browser) -> Result<Vec<(String, String, String)>> {
 }
 
 async fn calls_of(b: &Browser, tool: &str) -> Result<usize> {
-    let rows = b.all("[data-testid=timeline-row][data-method=\"tools/call\"][data-kind=request]").await?;
+    // The server's lane: the requests that went to the server (the view's own are in the App lane).
+    let rows =
+        b.all("[data-testid=timeline-row][data-method=\"tools/call\"][data-kind=request]:not([data-lane=app])").await?;
     let mut n = 0;
     for r in rows {
         // The label may be cut on screen; its text is whole.

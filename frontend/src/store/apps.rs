@@ -305,7 +305,9 @@ impl Store {
         for effect in effects {
             match effect {
                 Effect::ToView(msg) => {
-                    post_to_frame(&msg, self.with_session(|s| s.relay().and_then(|r| r.sandbox.clone())))
+                    // The App lane of the timeline shows what went, as it went.
+                    self.act(|s| s.view_message(true, &msg, js_sys::Date::now()));
+                    post_to_frame(&msg, self.with_session(|s| s.relay().and_then(|r| r.sandbox.clone())));
                 }
                 Effect::Server { view_id, request } => {
                     if let Err(e) = self.act(|s| s.view_request(view_id.clone(), &request)) {
