@@ -278,6 +278,11 @@ async fn the_demo_server_has_an_app_a_newcomer_sees_first() -> Result<()> {
     let log = view_log(&b).await?;
     ensure!(log.iter().any(|l| l == "refreshed the forecast for Porto"), "{log:?}");
     b.screenshot("app-demo-light").await?;
+    // Another tool picked shows its own result, never this view; picked again, it is back.
+    b.css("[data-testid=tool-item][data-tool-name=echo]").await?.click().await?;
+    ensure!(!b.id("app-view").await?.is_displayed().await?, "the view shows under another tool");
+    b.css("[data-testid=tool-item][data-tool-name=show_weather_chart]").await?.click().await?;
+    ensure!(b.id("app-view").await?.is_displayed().await?, "the view did not come back");
     b.id("theme-toggle").await?.click().await?;
     b.screenshot("app-demo-dark").await?;
     b.close().await?;

@@ -31,6 +31,8 @@ pub fn AppViewPanel() -> impl IntoView {
                 data-display-mode=move || mode().as_str() data-resource-uri=get(|v| v.uri.clone())
                 class:fullscreen=move || mode() == DisplayMode::Fullscreen class:pip=move || mode() == DisplayMode::Pip
                 class:borderless=move || view.with(|v| v.as_ref().and_then(|v| v.prefers_border) == Some(false))
+                // Another tool picked: its own result shows, this view waits out of sight.
+                class:hidden=move || view.with(|v| v.as_ref().map(|v| v.tool.clone())) != store.selected.get()
                 on:keydown=on_key>
                 <div class="panel-head app-head">
                     <h2 class="panel-title">"App " <span class="mono app-tool">{get(|v| v.tool.clone())}</span></h2>

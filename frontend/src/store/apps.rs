@@ -404,11 +404,17 @@ fn host_env() -> HostEnv {
     let options = js_sys::Intl::DateTimeFormat::new(&js_sys::Array::new(), &js_sys::Object::new()).resolved_options();
     let time_zone =
         js_sys::Reflect::get(&options, &"timeZone".into()).ok().and_then(|z| z.as_string()).unwrap_or_default();
+    // The view gets the width of the column it is shown in (less the panel's padding).
+    let column = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(".workspace").ok().flatten())
+        .map(|c| c.client_width())
+        .filter(|w| *w > 0);
     HostEnv {
         theme: if crate::theme::is_dark() { Theme::Dark } else { Theme::Light },
         locale,
         time_zone,
-        width: 640,
+        width: column.map_or(640, |w| (w - 42).max(240) as u32),
         max_height: 900,
         version: env!("CARGO_PKG_VERSION").into(),
     }
