@@ -288,3 +288,61 @@ async fn the_demo_server_has_an_app_a_newcomer_sees_first() -> Result<()> {
     b.close().await?;
     Ok(())
 }
+
+#[tokio::test]
+async fn a_recorded_app_session_shows_its_view_again_with_no_server() -> Result<()> {
+    // Recorded live, in the page.
+    let (pg, b) = page::connected(Playground::start(&[])?).await?;
+    let downloads = b.allow_downloads().await?;
+    ensure!(page::call_tool(&b, "show_weather_chart", r#"{"city": "Porto"}"#).await? == "ok");
+    view_becomes(&b, "ready").await?;
+    b.id("recording-export").await?.click().await?;
+    let text = std::fs::read_to_string(b.downloaded(".jsonl").await?)?;
+    let file = std::env::temp_dir().join(format!("mcp-playground-app-recording-{}.jsonl", std::process::id()));
+    std::fs::write(&file, text)?;
+    let _ = std::fs::remove_dir_all(downloads);
+    b.close().await?;
+    drop(pg);
+    // Played back in a fresh page whose server is gone.
+    let (_pg, b) = page::open(Playground::start(&[])?).await?;
+    b.id("recording-import").await?.send_keys(&file.to_string_lossy()).await?;
+    b.css("[data-testid=replay-mode][data-state=playback]").await?;
+    b.id("replay-speed").await?.select_by_value("max").await?;
+    b.id("replay-play").await?.click().await?;
+    eventually(Duration::from_secs(20), "the end of playback", || async {
+        let p = b.id("replay-position").await?;
+        let (i, t) = (p.attr("data-index").await?, p.attr("data-total").await?);
+        Ok((i.is_some() && i == t).then_some(()))
+    })
+    .await?;
+    if let Err(e) = view_becomes(&b, "ready").await {
+        b.screenshot("app-demo-playback-failed").await?;
+        let states: Vec<String> = match b.all("[data-testid=app-view]").await?.into_iter().next() {
+            Some(v) => vec![v.attr("data-state").await?.unwrap_or_default(), v.text().await?],
+            None => vec!["no view".into()],
+        };
+        return Err(e.context(format!("{states:?}")));
+    }
+    let (title, note) = in_view(&b, async |b| {
+        let title = eventually(Duration::from_secs(15), "the chart's title", || async {
+            let t = b.client.find(Locator::Id("title")).await?.text().await?;
+            Ok((t != "Weather chart").then_some(t))
+        })
+        .await?;
+        // What the recording does not hold is said in the view, plainly.
+        b.client.find(Locator::Id("refresh")).await?.click().await?;
+        let note = eventually(Duration::from_secs(15), "the refusal", || async {
+            let n = b.client.find(Locator::Id("note")).await?.text().await?;
+            Ok(n.starts_with("refused").then_some(n))
+        })
+        .await?;
+        anyhow::Ok((title, note))
+    })
+    .await?;
+    ensure!(title == "Weather in Porto", "{title}");
+    ensure!(note.contains("recording"), "{note}");
+    b.screenshot("app-demo-playback").await?;
+    let _ = std::fs::remove_file(file);
+    b.close().await?;
+    Ok(())
+}

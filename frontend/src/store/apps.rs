@@ -83,7 +83,7 @@ impl Store {
     pub(super) fn listen_to_views(self) {
         let Some(window) = web_sys::window() else { return };
         let handler = Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-            let Some(origin) = self.with_session(|s| s.relay().and_then(|r| r.sandbox.clone())) else { return };
+            let Some(origin) = self.sandbox_origin() else { return };
             if ev.origin() != origin || !from_frame(&ev) {
                 return;
             }
@@ -111,6 +111,13 @@ impl Store {
         }
         let same =
             self.apps.bridge.with_value(|b| b.as_ref().is_some_and(|b| b.tool().name == tool.name && !b.is_gone()));
+        // Played back, the same call may be looked at again: it is fed once.
+        let fed = self.apps.bridge.with_value(|b| b.as_ref().is_some_and(|b| b.call_id() == call_id.as_ref()));
+        let waiting =
+            self.apps.waiting.with_value(|w| w.as_ref().is_some_and(|w| w.0.name == tool.name && w.1 == call_id));
+        if (same && fed) || waiting {
+            return;
+        }
         if same {
             let fx = self.apps.bridge.try_update_value(|b| b.as_mut().map(|b| b.tool_input(call_id, arguments)));
             return self.apply_view(fx.flatten().unwrap_or_default());
@@ -149,6 +156,7 @@ impl Store {
             prefers_border: None,
         };
         let contents = match read {
+            None if self.in_playback() => Err("the recording holds no copy of the view's resource".to_owned()),
             None => {
                 self.view_set(Some(view));
                 return self.read_resource(uri);
@@ -169,7 +177,7 @@ impl Store {
                 return self.view_set(Some(view));
             }
         };
-        let Some(sandbox) = self.with_session(|s| s.relay().and_then(|r| r.sandbox.clone())) else {
+        let Some(sandbox) = self.sandbox_origin() else {
             view.state = "error";
             view.error = Some("this relay serves no sandbox for App views".into());
             return self.view_set(Some(view));
@@ -307,13 +315,18 @@ impl Store {
                 Effect::ToView(msg) => {
                     // The App lane of the timeline shows what went, as it went.
                     self.act(|s| s.view_message(true, &msg, js_sys::Date::now()));
-                    post_to_frame(&msg, self.with_session(|s| s.relay().and_then(|r| r.sandbox.clone())));
+                    post_to_frame(&msg, self.sandbox_origin());
                 }
                 Effect::Server { view_id, request } => {
                     if let Err(e) = self.act(|s| s.view_request(view_id.clone(), &request)) {
+                        let message = if self.in_playback() {
+                            "a recording plays: the view's own calls are not answered from it yet".to_owned()
+                        } else {
+                            e.to_string()
+                        };
                         let fx = self.apps.bridge.try_update_value(|b| {
                             b.as_mut().map(|b| {
-                                b.answer(&view_id, Err(serde_json::json!({"code": -32000, "message": e.to_string()})))
+                                b.answer(&view_id, Err(serde_json::json!({"code": -32000, "message": message})))
                             })
                         });
                         self.apply_view(fx.flatten().unwrap_or_default());
@@ -352,6 +365,13 @@ impl Store {
                 }
             });
         }
+    }
+
+    /// The relay's sandbox origin: the live session's word, also while a file plays (the
+    /// file's own session knows no relay).
+    fn sandbox_origin(self) -> Option<String> {
+        let live = |s: &shared::session::Session| s.relay().and_then(|r| r.sandbox.clone());
+        self.parked.with_value(|p| p.as_ref().and_then(live)).or_else(|| self.with_session(live))
     }
 
     fn view_log(self, level: &str, text: String) {

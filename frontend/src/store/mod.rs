@@ -198,6 +198,7 @@ impl Store {
     /// Copies the parts of the session that changed into their signals.
     fn show(self, changed: Changed) {
         let mut pick_later = None;
+        let mut played_view = None;
         let mut keep = false;
         let first_hello = self.session.with_value(|s| {
             let first_hello = if changed.relay
@@ -255,6 +256,20 @@ impl Store {
                 self.calls.progress.set(s.progress().cloned());
                 if s.is_playback() {
                     self.follow_recorded_call(s);
+                    // A recorded call of an App tool shows its view again, from the file (at
+                    // full speed its request and answer may come in one go).
+                    if let Some(name) = s.call().tool()
+                        && let Some(t) = s.tool(name).filter(|t| shared::apps::resource_uri(t).is_some())
+                    {
+                        let id = match s.call() {
+                            CallState::Pending { id, .. } => Some(id.clone()),
+                            _ => None,
+                        };
+                        played_view = Some((t.clone(), id, s.last_arguments(name).unwrap_or_default()));
+                        if self.selected.get_untracked().as_deref() != Some(name) {
+                            pick_later = Some(name.to_owned());
+                        }
+                    }
                 }
             }
             if changed.rows {
@@ -301,6 +316,9 @@ impl Store {
         // An App's view follows the call, the reads, its answers and the connection.
         if changed.conn && self.conn.with_untracked(|c| *c != ConnState::Connected) {
             self.close_view("the connection ended");
+        }
+        if let Some((tool, id, arguments)) = played_view {
+            self.view_for_call(&tool, id, arguments);
         }
         if changed.reads {
             self.reads_changed();

@@ -69,6 +69,8 @@ impl Store {
         text: String,
         problems: Vec<shared::recording::Problem>,
     ) {
+        // A view of the live session, or of the last file, goes before the file plays.
+        self.close_view("a recording is played");
         let player = Player::new(name.clone(), header, entries, text);
         let mut session = player.fresh_session();
         for p in &problems {
@@ -98,6 +100,7 @@ impl Store {
     pub fn playback_exit(self) {
         // A replay under way ends while the live session is still parked behind the file.
         self.end_run();
+        self.close_view("back to the live session");
         let Some(live) = self.parked.try_update_value(Option::take).flatten() else { return };
         self.session.set_value(live);
         self.player.set_value(None);

@@ -162,6 +162,11 @@ impl ViewBridge {
         &self.tool
     }
 
+    /// The id of the call whose input the view has (none for a call played back whole).
+    pub fn call_id(&self) -> Option<&Id> {
+        self.call_id.as_ref()
+    }
+
     pub fn resource(&self) -> &UiResource {
         &self.resource
     }
