@@ -53,6 +53,15 @@ async fn app_lane(b: &Browser) -> Result<Vec<(String, String, String)>> {
     Ok(out)
 }
 
+/// The demo chart's title, once the view has drawn its forecast (run inside the view).
+async fn chart_title(b: &Browser) -> Result<String> {
+    eventually(Duration::from_secs(15), "the chart's title", || async {
+        let t = b.client.find(Locator::Id("title")).await?.text().await?;
+        Ok((t != "Weather chart").then_some(t))
+    })
+    .await
+}
+
 async fn calls_of(b: &Browser, tool: &str) -> Result<usize> {
     // The server's lane: the requests that went to the server (the view's own are in the App lane).
     let rows =
@@ -253,14 +262,7 @@ async fn the_demo_server_has_an_app_a_newcomer_sees_first() -> Result<()> {
     b.css("[data-testid=app-only-tools] [data-tool-name=refresh_forecast]").await?;
     ensure!(page::call_tool(&b, "show_weather_chart", r#"{"city": "Porto"}"#).await? == "ok");
     view_becomes(&b, "ready").await?;
-    let title = in_view(&b, async |b| {
-        eventually(Duration::from_secs(15), "the chart's title", || async {
-            let t = b.client.find(Locator::Id("title")).await?.text().await?;
-            Ok((t != "Weather chart").then_some(t))
-        })
-        .await
-    })
-    .await?;
+    let title = in_view(&b, chart_title).await?;
     ensure!(title == "Weather in Porto", "{title}");
     // Its button calls the server's app-only tool, through the page, and redraws.
     let before = calls_of(&b, "refresh_forecast").await?;
@@ -324,11 +326,7 @@ async fn a_recorded_app_session_shows_its_view_again_with_no_server() -> Result<
         return Err(e.context(format!("{states:?}")));
     }
     let (title, note) = in_view(&b, async |b| {
-        let title = eventually(Duration::from_secs(15), "the chart's title", || async {
-            let t = b.client.find(Locator::Id("title")).await?.text().await?;
-            Ok((t != "Weather chart").then_some(t))
-        })
-        .await?;
+        let title = chart_title(b).await?;
         // What the recording does not hold is said in the view, plainly.
         b.client.find(Locator::Id("refresh")).await?.click().await?;
         let note = eventually(Duration::from_secs(15), "the refusal", || async {

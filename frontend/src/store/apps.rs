@@ -119,8 +119,7 @@ impl Store {
             return;
         }
         if same {
-            let fx = self.apps.bridge.try_update_value(|b| b.as_mut().map(|b| b.tool_input(call_id, arguments)));
-            return self.apply_view(fx.flatten().unwrap_or_default());
+            return self.on_bridge(|b| b.tool_input(call_id, arguments));
         }
         self.apps.waiting.set_value(Some((tool.clone(), call_id, arguments)));
         if self.apps.bridge.with_value(Option::is_some) {
@@ -217,11 +216,7 @@ impl Store {
 
     /// The call changed: its end goes to its view.
     pub(super) fn call_changed(self) {
-        let fx = self.apps.bridge.try_update_value(|b| {
-            let b = b.as_mut()?;
-            Some(self.call_end_for(b))
-        });
-        self.apply_view(fx.flatten().unwrap_or_default());
+        self.on_bridge(|b| self.call_end_for(b));
     }
 
     fn call_end_for(self, bridge: &mut ViewBridge) -> Vec<Effect> {
@@ -246,8 +241,7 @@ impl Store {
     pub(super) fn view_answers(self) {
         let answers = self.act(shared::session::Session::take_view_answers);
         for (id, outcome) in answers {
-            let fx = self.apps.bridge.try_update_value(|b| b.as_mut().map(|b| b.answer(&id, outcome)));
-            self.apply_view(fx.flatten().unwrap_or_default());
+            self.on_bridge(|b| b.answer(&id, outcome));
         }
     }
 
@@ -255,8 +249,7 @@ impl Store {
         self.act(|s| s.view_message(false, msg, js_sys::Date::now()));
         let tools = self.tools.get_untracked();
         let policy = self.calls.policy.get_untracked();
-        let fx = self.apps.bridge.try_update_value(|b| b.as_mut().map(|b| b.from_view(msg, &tools, policy)));
-        self.apply_view(fx.flatten().unwrap_or_default());
+        self.on_bridge(|b| b.from_view(msg, &tools, policy));
     }
 
     /// Removes the view: asked first when it is ready, gone after its answer or the grace.
@@ -268,8 +261,7 @@ impl Store {
             self.view_update(|v| v.state = "closed");
             set_timeout(
                 move || {
-                    let fx = self.apps.bridge.try_update_value(|b| b.as_mut().map(ViewBridge::gone));
-                    self.apply_view(fx.flatten().unwrap_or_default());
+                    self.on_bridge(ViewBridge::gone);
                 },
                 std::time::Duration::from_millis(TEARDOWN_GRACE_MS),
             );
@@ -279,8 +271,7 @@ impl Store {
 
     /// The person's answer about a call the view asked for.
     pub fn view_call_confirmed(self, view_id: Id, tool: &str, arguments: Value, yes: bool) {
-        let fx = self.apps.bridge.try_update_value(|b| b.as_mut().map(|b| b.confirmed(view_id, tool, arguments, yes)));
-        self.apply_view(fx.flatten().unwrap_or_default());
+        self.on_bridge(|b| b.confirmed(view_id, tool, arguments, yes));
     }
 
     /// The person saw the link the view asked to open, and opened it (in a new tab, with no
@@ -292,20 +283,23 @@ impl Store {
             && web_sys::window()
                 .and_then(|w| w.open_with_url_and_target_and_features(&url, "_blank", "noopener,noreferrer").ok())
                 .is_some();
-        let fx = self.apps.bridge.try_update_value(|b| b.as_mut().map(|b| b.link_answered(&id, opened)));
-        self.apply_view(fx.flatten().unwrap_or_default());
+        self.on_bridge(|b| b.link_answered(&id, opened));
     }
 
     /// The person switched the view's display (or left fullscreen).
     pub fn set_view_mode(self, mode: DisplayMode) {
-        let fx = self.apps.bridge.try_update_value(|b| b.as_mut().map(|b| b.set_mode(mode)));
-        self.apply_view(fx.flatten().unwrap_or_default());
+        self.on_bridge(|b| b.set_mode(mode));
     }
 
     /// The page's theme changed: the view follows.
     pub fn view_theme(self, dark: bool) {
         let theme = if dark { Theme::Dark } else { Theme::Light };
-        let fx = self.apps.bridge.try_update_value(|b| b.as_mut().map(|b| b.set_theme(theme)));
+        self.on_bridge(|b| b.set_theme(theme));
+    }
+
+    /// Runs `step` on the view's bridge, if there is one, and carries out what it says.
+    fn on_bridge(self, step: impl FnOnce(&mut ViewBridge) -> Vec<Effect>) {
+        let fx = self.apps.bridge.try_update_value(|b| b.as_mut().map(step));
         self.apply_view(fx.flatten().unwrap_or_default());
     }
 
@@ -324,12 +318,8 @@ impl Store {
                         } else {
                             e.to_string()
                         };
-                        let fx = self.apps.bridge.try_update_value(|b| {
-                            b.as_mut().map(|b| {
-                                b.answer(&view_id, Err(serde_json::json!({"code": -32000, "message": message})))
-                            })
-                        });
-                        self.apply_view(fx.flatten().unwrap_or_default());
+                        let refusal = serde_json::json!({"code": -32000, "message": message});
+                        self.on_bridge(|b| b.answer(&view_id, Err(refusal)));
                     }
                 }
                 Effect::Confirm { view_id, tool, arguments } => {

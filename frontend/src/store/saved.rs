@@ -173,9 +173,8 @@ impl Store {
     pub(super) fn keep_connected(self) {
         let Some(server) = self.saved.connecting.try_update_value(Option::take).flatten() else { return };
         let remember = server.remember_secrets;
-        let target = server.target.clone();
-        let target = &target;
-        let key = saved::key(target);
+        let key = saved::key(&server.target);
+        let secrets = Secrets::of(&server.target);
         let was_remembered =
             self.saved.list.with_untracked(|l| l.iter().any(|s| s.remember_secrets && saved::key(&s.target) == key));
         let mut name = String::new();
@@ -183,7 +182,6 @@ impl Store {
         self.save_servers();
         self.saved.current.set(Some(name.clone()));
         self.remember_where(|l| l.server = Some(name));
-        let secrets = Secrets::of(target);
         if remember && !secrets.is_empty() {
             self.send_to_relay(&ClientMsg::KeepSecrets { server: key, secrets });
         } else if was_remembered && !remember {
