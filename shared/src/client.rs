@@ -248,6 +248,14 @@ impl McpClient {
     }
 
     /// A request an App's view made (`tools/call`, `resources/read`), answered as it came.
+    /// Playback: a recorded request that was sent for an App's view (its answer goes back
+    /// as [`Update::ForView`]).
+    pub fn observe_for_view(&mut self, c: &Classified) {
+        if let (Some(id), Kind::Request) = (c.id.clone(), c.kind) {
+            self.waiting.open(Direction::Out, id, Purpose::ForView);
+        }
+    }
+
     pub fn view_request(&mut self, method: &str, params: Value) -> (Id, String) {
         self.request(Purpose::ForView, method, Some(params))
     }

@@ -62,6 +62,17 @@ async fn chart_title(b: &Browser) -> Result<String> {
     .await
 }
 
+/// Clicks the demo chart's refresh button and waits for what it says (run inside the view).
+async fn refresh_note(b: &Browser) -> Result<String> {
+    let before = b.client.find(Locator::Id("note")).await?.text().await?;
+    b.client.find(Locator::Id("refresh")).await?.click().await?;
+    eventually(Duration::from_secs(15), "the refreshed forecast", || async {
+        let n = b.client.find(Locator::Id("note")).await?.text().await?;
+        Ok((n != before && (n.starts_with("forecast #") || n.starts_with("refused"))).then_some(n))
+    })
+    .await
+}
+
 async fn calls_of(b: &Browser, tool: &str) -> Result<usize> {
     // The server's lane: the requests that went to the server (the view's own are in the App lane).
     let rows =
@@ -266,15 +277,7 @@ async fn the_demo_server_has_an_app_a_newcomer_sees_first() -> Result<()> {
     ensure!(title == "Weather in Porto", "{title}");
     // Its button calls the server's app-only tool, through the page, and redraws.
     let before = calls_of(&b, "refresh_forecast").await?;
-    let note = in_view(&b, async |b| {
-        b.client.find(Locator::Id("refresh")).await?.click().await?;
-        eventually(Duration::from_secs(15), "the new forecast", || async {
-            let n = b.client.find(Locator::Id("note")).await?.text().await?;
-            Ok(n.starts_with("forecast #").then_some(n))
-        })
-        .await
-    })
-    .await?;
+    let note = in_view(&b, refresh_note).await?;
     ensure!(note == "forecast #1", "{note}");
     ensure!(calls_of(&b, "refresh_forecast").await? == before + 1);
     let log = view_log(&b).await?;
@@ -287,6 +290,19 @@ async fn the_demo_server_has_an_app_a_newcomer_sees_first() -> Result<()> {
     ensure!(b.id("app-view").await?.is_displayed().await?, "the view did not come back");
     b.id("theme-toggle").await?.click().await?;
     b.screenshot("app-demo-dark").await?;
+    // The flow view gives the view a lifeline of its own, left of the page's.
+    b.id("flow-toggle").await?.click().await?;
+    b.css("[data-testid=flow-view] [data-lifeline=view]").await?;
+    let from_view = b.all("[data-testid=flow-view] .flow-mark[data-direction=from-view] line").await?;
+    let to_view = b.all("[data-testid=flow-view] .flow-mark[data-direction=to-view] line").await?;
+    ensure!(!from_view.is_empty() && !to_view.is_empty(), "{} and {} arrows", from_view.len(), to_view.len());
+    let x = async |e: &fantoccini::elements::Element, a: &str| -> Result<f64> {
+        Ok(e.attr(a).await?.unwrap_or_default().parse()?)
+    };
+    let out = b.css("[data-testid=flow-view] .flow-mark[data-direction=out] line").await?;
+    ensure!(x(&from_view[0], "x1").await? < x(&out, "x1").await?, "the view's lifeline is left of the page's");
+    ensure!(x(&from_view[0], "x1").await? == x(&to_view[0], "x2").await? - 6.0);
+    b.screenshot("app-demo-flow").await?;
     b.close().await?;
     Ok(())
 }
@@ -298,8 +314,13 @@ async fn a_recorded_app_session_shows_its_view_again_with_no_server() -> Result<
     let downloads = b.allow_downloads().await?;
     ensure!(page::call_tool(&b, "show_weather_chart", r#"{"city": "Porto"}"#).await? == "ok");
     view_becomes(&b, "ready").await?;
+    let recorded_note = in_view(&b, refresh_note).await?;
     b.id("recording-export").await?.click().await?;
     let text = std::fs::read_to_string(b.downloaded(".jsonl").await?)?;
+    // The file keeps the bridge traffic, a lane of its own, beside the view's resource.
+    let lane = text.lines().filter(|l| l.contains(r#""lane":"app""#)).count();
+    ensure!(lane >= 6, "{lane} App-lane lines");
+    ensure!(text.contains("ui://") && text.lines().next().unwrap_or_default().contains(r#""version":2"#));
     let file = std::env::temp_dir().join(format!("mcp-playground-app-recording-{}.jsonl", std::process::id()));
     std::fs::write(&file, text)?;
     let _ = std::fs::remove_dir_all(downloads);
@@ -325,20 +346,14 @@ async fn a_recorded_app_session_shows_its_view_again_with_no_server() -> Result<
         };
         return Err(e.context(format!("{states:?}")));
     }
-    let (title, note) = in_view(&b, async |b| {
-        let title = chart_title(b).await?;
-        // What the recording does not hold is said in the view, plainly.
-        b.client.find(Locator::Id("refresh")).await?.click().await?;
-        let note = eventually(Duration::from_secs(15), "the refusal", || async {
-            let n = b.client.find(Locator::Id("note")).await?.text().await?;
-            Ok(n.starts_with("refused").then_some(n))
-        })
-        .await?;
-        anyhow::Ok((title, note))
-    })
-    .await?;
+    // The recorded lane shows, as it was.
+    let lane = app_lane(&b).await?;
+    ensure!(lane.iter().any(|(d, _, m)| d == "from-view" && m == "ui/initialize"), "{lane:?}");
+    ensure!(lane.iter().any(|(d, _, m)| d == "to-view" && m == "ui/notifications/tool-result"), "{lane:?}");
+    let (title, note) = in_view(&b, async |b| anyhow::Ok((chart_title(b).await?, refresh_note(b).await?))).await?;
     ensure!(title == "Weather in Porto", "{title}");
-    ensure!(note.contains("recording"), "{note}");
+    // The view's own call is answered from the recording, with no server.
+    ensure!(note == recorded_note, "{note} (recorded: {recorded_note})");
     b.screenshot("app-demo-playback").await?;
     let _ = std::fs::remove_file(file);
     b.close().await?;

@@ -246,7 +246,9 @@ impl Store {
     }
 
     fn view_posted(self, msg: &Value) {
-        self.act(|s| s.view_message(false, msg, js_sys::Date::now()));
+        if !self.in_playback() {
+            self.act(|s| s.view_message(false, msg, js_sys::Date::now()));
+        }
         let tools = self.tools.get_untracked();
         let policy = self.calls.policy.get_untracked();
         self.on_bridge(|b| b.from_view(msg, &tools, policy));
@@ -307,18 +309,24 @@ impl Store {
         for effect in effects {
             match effect {
                 Effect::ToView(msg) => {
-                    // The App lane of the timeline shows what went, as it went.
-                    self.act(|s| s.view_message(true, &msg, js_sys::Date::now()));
+                    // The App lane of the timeline shows what went, as it went (a file
+                    // playing shows its own recorded lane).
+                    if !self.in_playback() {
+                        self.act(|s| s.view_message(true, &msg, js_sys::Date::now()));
+                    }
                     post_to_frame(&msg, self.sandbox_origin());
+                }
+                Effect::Server { view_id, request } if self.in_playback() => {
+                    // A file plays: the recording answers, as its server did.
+                    let answer = self.player.try_update_value(|p| p.as_mut().map(|p| p.answer_view(&request)));
+                    let answer = answer.flatten().unwrap_or_else(|| {
+                        Err(serde_json::json!({"code": -32000, "message": "the recording is no longer loaded"}))
+                    });
+                    self.on_bridge(|b| b.answer(&view_id, answer));
                 }
                 Effect::Server { view_id, request } => {
                     if let Err(e) = self.act(|s| s.view_request(view_id.clone(), &request)) {
-                        let message = if self.in_playback() {
-                            "a recording plays: the view's own calls are not answered from it yet".to_owned()
-                        } else {
-                            e.to_string()
-                        };
-                        let refusal = serde_json::json!({"code": -32000, "message": message});
+                        let refusal = serde_json::json!({"code": -32000, "message": e.to_string()});
                         self.on_bridge(|b| b.answer(&view_id, Err(refusal)));
                     }
                 }

@@ -78,6 +78,16 @@ pub enum ViewRequest {
     ReadResource { uri: String },
 }
 
+impl ViewRequest {
+    /// The MCP method and params it is sent as.
+    pub fn method_params(&self) -> (&'static str, Value) {
+        match self {
+            ViewRequest::CallTool { name, arguments } => ("tools/call", json!({"name": name, "arguments": arguments})),
+            ViewRequest::ReadResource { uri } => ("resources/read", json!({"uri": uri})),
+        }
+    }
+}
+
 /// What the page does for the bridge.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {

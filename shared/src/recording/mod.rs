@@ -29,8 +29,9 @@ pub use read::{ByteReader, Problem, Reader, Recording, parse};
 
 /// The `format` of the header line.
 pub const FORMAT: &str = "mcp-playground-recording";
-/// The version this build writes, and the newest it reads.
-pub const VERSION: u32 = 1;
+/// The version this build writes, and the newest it reads. Version 2 added the App lane
+/// (`"lane": "app"` entries); version 1 files are read as they are.
+pub const VERSION: u32 = 2;
 
 /// Who wrote a recording.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -123,13 +124,22 @@ pub enum Entry {
     Message { at_ms: f64, direction: Direction, frame: String },
     /// Something the relay saw that is not an MCP message.
     Event { at_ms: f64, event: RelayEvent },
+    /// A message between the page and an App's view (the App lane): `to_view` when the host
+    /// sent it. The page's clock (ms since the epoch).
+    View { at_ms: f64, to_view: bool, frame: String },
 }
 
-/// The JSON of an entry line: `{"t", "dir", "frame"}` or `{"t", "event"}`.
+/// The `lane` of an App-lane entry line.
+const APP_LANE: &str = "app";
+
+/// The JSON of an entry line: `{"t", "dir", "frame"}`, `{"t", "event"}`, or
+/// `{"t", "lane": "app", "dir", "frame"}` (`out`: host → view).
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct EntryLine {
     t: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    lane: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     dir: Option<Direction>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -151,30 +161,42 @@ impl Entry {
         }
     }
 
-    /// The relay message this entry was (what playback feeds the session).
-    pub fn to_server_msg(&self) -> ServerMsg {
+    /// The relay message this entry was (what playback feeds the session); `None` for the
+    /// App lane, which never crossed the relay.
+    pub fn to_server_msg(&self) -> Option<ServerMsg> {
         match self {
-            Entry::Message { at_ms, direction, frame } => {
-                ServerMsg::Message { direction: *direction, at_ms: *at_ms, size: frame.len(), frame: frame.clone() }
-            }
-            Entry::Event { at_ms, event } => ServerMsg::Event { at_ms: *at_ms, event: event.clone() },
+            Entry::Message { at_ms, direction, frame } => Some(ServerMsg::Message {
+                direction: *direction,
+                at_ms: *at_ms,
+                size: frame.len(),
+                frame: frame.clone(),
+            }),
+            Entry::Event { at_ms, event } => Some(ServerMsg::Event { at_ms: *at_ms, event: event.clone() }),
+            Entry::View { .. } => None,
         }
     }
 
     pub fn at_ms(&self) -> f64 {
         match self {
-            Entry::Message { at_ms, .. } | Entry::Event { at_ms, .. } => *at_ms,
+            Entry::Message { at_ms, .. } | Entry::Event { at_ms, .. } | Entry::View { at_ms, .. } => *at_ms,
         }
     }
 
     pub fn to_line(&self) -> String {
         let line = match self {
             Entry::Message { at_ms, direction, frame } => {
-                EntryLine { t: *at_ms, dir: Some(*direction), frame: Some(frame.clone()), event: None }
+                EntryLine { t: *at_ms, lane: None, dir: Some(*direction), frame: Some(frame.clone()), event: None }
             }
             Entry::Event { at_ms, event } => {
-                EntryLine { t: *at_ms, dir: None, frame: None, event: Some(event.clone()) }
+                EntryLine { t: *at_ms, lane: None, dir: None, frame: None, event: Some(event.clone()) }
             }
+            Entry::View { at_ms, to_view, frame } => EntryLine {
+                t: *at_ms,
+                lane: Some(APP_LANE.into()),
+                dir: Some(if *to_view { Direction::Out } else { Direction::In }),
+                frame: Some(frame.clone()),
+                event: None,
+            },
         };
         serde_json::to_string(&line).expect("an entry serializes")
     }

@@ -3,7 +3,10 @@
 //! [`Session`], the same core that ran live, so what renders is what rendered then. The
 //! page owns the timers and the clock: [`Player::tick`] says what to wait for next.
 
-use super::{Entry, Header, Recorder, Recording};
+use serde_json::{Value, json};
+
+use super::{Entry, Header, Mock, Recorder, Recording};
+use crate::apps::ViewRequest;
 use crate::mcp::Implementation;
 use crate::relay::{Limits, OAuthSettings, RELAY_PROTOCOL};
 use crate::session::{RelayInfo, Session};
@@ -80,12 +83,24 @@ pub struct Player {
     speed: Speed,
     /// Bumped by every play, pause and step, so a stale timer stops itself.
     generation: u64,
+    /// The recording as a server, for what an App's view asks while the file plays.
+    mock: Option<Mock>,
 }
 
 impl Player {
     /// A player at the start of `entries`, paused, at the recorded pace.
     pub fn new(name: String, header: Header, entries: Vec<Entry>, text: String) -> Self {
-        Self { name, header, entries, text, index: 0, playing: false, speed: Speed::Times(1.0), generation: 0 }
+        Self {
+            name,
+            header,
+            entries,
+            text,
+            index: 0,
+            playing: false,
+            speed: Speed::Times(1.0),
+            generation: 0,
+            mock: None,
+        }
     }
 
     pub fn header(&self) -> &Header {
@@ -127,6 +142,27 @@ impl Player {
         Session::for_playback(env!("CARGO_PKG_VERSION"), relay)
     }
 
+    /// What the recording answered to a request like the one an App's view makes now (the
+    /// same call first, then the next unused one of that tool or resource); anything it
+    /// never answered is an error that says what it holds. A demo of an App runs with no
+    /// server this way.
+    pub fn answer_view(&mut self, request: &ViewRequest) -> Result<Value, Value> {
+        let (method, params) = request.method_params();
+        let frame = json!({"jsonrpc": "2.0", "id": 0, "method": method, "params": params}).to_string();
+        let recording = Recording { header: self.header.clone(), entries: self.entries.clone(), problems: Vec::new() };
+        let mock = self.mock.get_or_insert_with(|| Mock::new(&recording));
+        let answer = mock
+            .answer(&frame)
+            .into_iter()
+            .filter_map(|r| serde_json::from_str::<Value>(&r.frame).ok())
+            .find(|v| v.get("id") == Some(&json!(0)));
+        match answer {
+            Some(mut v) if v.get("result").is_some() => Ok(v["result"].take()),
+            Some(mut v) => Err(v["error"].take()),
+            None => Err(json!({"code": -32603, "message": "the recording gave no answer"})),
+        }
+    }
+
     pub fn set_speed(&mut self, speed: Speed) {
         self.speed = speed;
     }
@@ -161,7 +197,7 @@ impl Player {
         self.index = self.index.saturating_sub(1);
         let mut s = self.fresh_session();
         for e in &self.entries[..self.index] {
-            s.receive(e.to_server_msg(), 0.0);
+            feed(e, &mut s);
         }
         s
     }
@@ -208,9 +244,18 @@ impl Player {
 
     fn apply_next(&mut self, s: &mut Session) -> bool {
         let Some(e) = self.entries.get(self.index) else { return false };
-        s.receive(e.to_server_msg(), 0.0);
+        feed(e, s);
         self.index += 1;
         true
+    }
+}
+
+/// Applies one entry to a playback session: the App lane joins the timeline as recorded.
+fn feed(e: &Entry, s: &mut Session) {
+    match (e, e.to_server_msg()) {
+        (_, Some(msg)) => s.receive(msg, 0.0),
+        (Entry::View { at_ms, to_view, frame }, None) => s.view_frame(*to_view, frame.clone(), *at_ms),
+        _ => {}
     }
 }
 

@@ -5,7 +5,8 @@
 
 use serde_json::Value;
 
-use super::{Entry, EntryLine, FORMAT, Header, VERSION};
+use super::{APP_LANE, Entry, EntryLine, FORMAT, Header, VERSION};
+use crate::relay::Direction;
 
 /// Bytes read in one slice at most (the line that crosses it is finished).
 pub const SLICE_BYTES: usize = 4 * 1024 * 1024;
@@ -204,9 +205,13 @@ impl ByteReader {
 }
 
 fn entry(e: EntryLine) -> Result<Entry, String> {
-    match (e.dir, e.frame, e.event) {
-        (Some(direction), Some(frame), None) => Ok(Entry::Message { at_ms: e.t, direction, frame }),
-        (None, None, Some(event)) => Ok(Entry::Event { at_ms: e.t, event }),
+    match (e.lane.as_deref(), e.dir, e.frame, e.event) {
+        (None, Some(direction), Some(frame), None) => Ok(Entry::Message { at_ms: e.t, direction, frame }),
+        (None, None, None, Some(event)) => Ok(Entry::Event { at_ms: e.t, event }),
+        (Some(APP_LANE), Some(dir), Some(frame), None) => {
+            Ok(Entry::View { at_ms: e.t, to_view: dir == Direction::Out, frame })
+        }
+        (Some(lane), ..) if lane != APP_LANE => Err(format!("an entry of an unknown lane {lane:?}")),
         _ => Err("an entry has either \"dir\" and \"frame\", or \"event\"".into()),
     }
 }

@@ -58,7 +58,7 @@ fn a_live_recording_holds_the_handshake_then_writes_each_line_at_once() {
     assert_eq!(live.push(&msgs[3]).len(), 1);
     assert_eq!(live.push(&msgs[4]).len(), 1);
     assert!(live.finish().is_empty());
-    expect![[r#"{"format":"mcp-playground-recording","version":1,"started_at_ms":1000.0,"recorded_by":"relay","relay_version":"0.1.0","target":{"transport":"stdio","command":"node","args":["server.js"],"env":{"API_KEY":"••••","AUTH":"Bearer ••••"},"cwd":"/srv"},"protocol_version":"2025-06-18","server_info":{"name":"s","version":"1"},"capabilities":{"tools":{"listChanged":true}}}"#]]
+    expect![[r#"{"format":"mcp-playground-recording","version":2,"started_at_ms":1000.0,"recorded_by":"relay","relay_version":"0.1.0","target":{"transport":"stdio","command":"node","args":["server.js"],"env":{"API_KEY":"••••","AUTH":"Bearer ••••"},"cwd":"/srv"},"protocol_version":"2025-06-18","server_info":{"name":"s","version":"1"},"capabilities":{"tools":{"listChanged":true}}}"#]]
         .assert_eq(&released[0]);
     expect![[r#"{"t":1011.0,"dir":"in","frame":"{\"jsonrpc\":\"2.0\", \"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":1.0e3,\"x\":\"\\u00e9\"}}"}"#]]
         .assert_eq(&live.push(&msgs[3])[0]);
@@ -87,7 +87,7 @@ fn round_trip_keeps_every_frame_byte_for_byte() {
     assert_eq!(back.header, header);
     assert_eq!(back.entries, entries);
     assert!(back.problems.is_empty());
-    let msgs: Vec<ServerMsg> = back.entries.iter().map(Entry::to_server_msg).collect();
+    let msgs: Vec<ServerMsg> = back.entries.iter().filter_map(Entry::to_server_msg).collect();
     assert_eq!(msgs, session(), "playback feeds the session exactly what it saw");
 }
 
@@ -174,7 +174,7 @@ fn what_is_not_a_recording_is_refused_and_a_newer_one_is_read_as_far_as_possible
     "#]]
     .assert_debug_eq(&refused);
     let mut newer = serde_json::to_value(Header::new(Recorder::Relay, "9", &Target::Demo, 0.0)).unwrap();
-    newer["version"] = json!(2);
+    newer["version"] = json!(3);
     newer["something_new"] = json!(true);
     let text = format!(
         "{newer}\n{}\n",
@@ -183,7 +183,7 @@ fn what_is_not_a_recording_is_refused_and_a_newer_one_is_read_as_far_as_possible
     let r = parse(&text).unwrap();
     assert_eq!(r.entries.len(), 1);
     assert_eq!(r.problems[0].line, 1);
-    assert!(r.problems[0].message.contains("format version 2"), "{:?}", r.problems);
+    assert!(r.problems[0].message.contains("format version 3"), "{:?}", r.problems);
 }
 
 #[test]
@@ -353,4 +353,100 @@ fn a_header_summary_names_the_server_when_and_who() {
     assert!(h.summary().starts_with("Everything 2.0 · "), "{}", h.summary());
     h.server_info = Some(json!({"name": "", "version": ""}));
     assert!(h.summary().starts_with("a server · "), "{}", h.summary());
+}
+
+/// A page's recording of an App: the view's resource read, a call of the App tool, and the
+/// view's own call of an app-only tool, on the server lane and on the App lane.
+fn app_recording() -> String {
+    let header = Header::new(Recorder::Page, "0.1.0", &Target::Demo, 1000.0);
+    let m =
+        |at_ms: f64, direction, frame: serde_json::Value| Entry::Message { at_ms, direction, frame: frame.to_string() };
+    let v = |at_ms: f64, to_view, frame: serde_json::Value| Entry::View { at_ms, to_view, frame: frame.to_string() };
+    let html = json!({"contents": [{"uri": "ui://w/chart.html", "mimeType": "text/html;profile=mcp-app", "text": "<p>chart</p>"}]});
+    let entries = vec![
+        m(
+            1001.0,
+            Direction::Out,
+            json!({"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": {"uri": "ui://w/chart.html"}}),
+        ),
+        m(1002.0, Direction::In, json!({"jsonrpc": "2.0", "id": 1, "result": html})),
+        v(1003.0, false, json!({"jsonrpc": "2.0", "id": 0, "method": "ui/initialize", "params": {}})),
+        v(1004.0, true, json!({"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "2026-01-26"}})),
+        v(
+            1005.0,
+            false,
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "refresh", "arguments": {"days": 3}}}),
+        ),
+        m(
+            1006.0,
+            Direction::Out,
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "refresh", "arguments": {"days": 3}}}),
+        ),
+        m(
+            1007.0,
+            Direction::In,
+            json!({"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "3 days"}]}}),
+        ),
+        v(
+            1008.0,
+            true,
+            json!({"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": "3 days"}]}}),
+        ),
+    ];
+    write(&header, &entries)
+}
+
+#[test]
+fn the_app_lane_is_written_as_its_own_lines_and_read_back() {
+    let text = app_recording();
+    assert!(text.starts_with(r#"{"format":"mcp-playground-recording","version":2,"#), "{text}");
+    let view_lines: Vec<&str> = text.lines().filter(|l| l.contains(r#""lane":"app""#)).collect();
+    assert_eq!(view_lines.len(), 4);
+    assert!(view_lines[0].starts_with(r#"{"t":1003.0,"lane":"app","dir":"in","frame":"#), "{}", view_lines[0]);
+    let back = parse(&text).unwrap();
+    assert!(back.problems.is_empty(), "{:?}", back.problems);
+    assert_eq!(write(&back.header, &back.entries), text, "byte for byte");
+    assert!(matches!(&back.entries[3], Entry::View { to_view: true, .. }));
+    assert_eq!(
+        back.entries.iter().filter(|e| e.to_server_msg().is_none()).count(),
+        4,
+        "the App lane never crossed the relay"
+    );
+    // An unknown lane is one problem, not a lost file.
+    let odd = format!("{text}{}\n", r#"{"t":1,"lane":"audio","dir":"in","frame":"{}"}"#);
+    let read = parse(&odd).unwrap();
+    assert_eq!(read.entries.len(), 8);
+    assert_eq!(read.problems[0].message, r#"an entry of an unknown lane "audio""#);
+    // A version 1 file (no lanes) is read as it is, with no complaint.
+    let v1 = text.replacen(r#""version":2"#, r#""version":1"#, 1);
+    let v1: String = v1.lines().filter(|l| !l.contains(r#""lane""#)).map(|l| format!("{l}\n")).collect();
+    let read = parse(&v1).unwrap();
+    assert!(read.problems.is_empty() && read.entries.len() == 4, "{:?}", read.problems);
+}
+
+#[test]
+fn playback_shows_the_app_lane_and_answers_the_views_calls_from_the_recording() {
+    let text = app_recording();
+    let rec = parse(&text).unwrap();
+    let mut p = Player::new("app.jsonl".into(), rec.header, rec.entries, text);
+    let mut s = p.fresh_session();
+    while p.step(&mut s) {}
+    let lanes: Vec<&str> = s.timeline().rows().iter().map(|r| r.direction.as_str()).collect();
+    assert_eq!(lanes, ["out", "in", "from-view", "to-view", "from-view", "out", "in", "to-view"]);
+    // The server call the view caused is labelled so, and is not the result pane's call.
+    assert_eq!(s.timeline().view(5).unwrap().label(), "tools/call · refresh · for the App's view (#1)");
+    assert_eq!(s.call().as_str(), "idle");
+    assert!(s.take_view_answers().is_empty(), "the live view is not fed the recorded answer");
+    let call = |name: &str, days: i64| crate::apps::ViewRequest::CallTool {
+        name: name.into(),
+        arguments: json!({"days": days}),
+    };
+    assert_eq!(p.answer_view(&call("refresh", 3)).unwrap()["content"][0]["text"], "3 days");
+    // Asked again, the same recorded answer (a demo may be clicked twice).
+    assert_eq!(p.answer_view(&call("refresh", 3)).unwrap()["content"][0]["text"], "3 days");
+    let read = crate::apps::ViewRequest::ReadResource { uri: "ui://w/chart.html".into() };
+    assert_eq!(p.answer_view(&read).unwrap()["contents"][0]["text"], "<p>chart</p>");
+    let unknown = p.answer_view(&call("delete_everything", 1)).unwrap_err();
+    let message = unknown["message"].as_str().unwrap();
+    assert!(message.contains("holds no answer") && message.contains("delete_everything"), "{message}");
 }

@@ -15,7 +15,7 @@ mod updates;
 
 use std::collections::HashMap;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::calls::Expiry;
 use crate::client::{CallOutcome, Handled, ListFacts, McpClient, Update, progress_token};
@@ -391,12 +391,7 @@ impl Session {
         if !self.conn.is_live() || self.playback {
             return Err(Refused::NotConnected);
         }
-        let (method, params) = match request {
-            crate::apps::ViewRequest::CallTool { name, arguments } => {
-                ("tools/call", json!({"name": name, "arguments": arguments}))
-            }
-            crate::apps::ViewRequest::ReadResource { uri } => ("resources/read", json!({"uri": uri})),
-        };
+        let (method, params) = request.method_params();
         let (id, frame) = self.client.view_request(method, params);
         self.for_view.insert(id, view_id);
         self.send_frame(frame);
@@ -406,7 +401,12 @@ impl Session {
     /// A message of the bridge to an App's view, for the timeline's App lane (`to_view`: the
     /// host sent it); `at_ms` on the relay's clock (ms since the epoch).
     pub fn view_message(&mut self, to_view: bool, frame: &Value, at_ms: f64) {
-        self.timeline.push_view(to_view, at_ms, frame.to_string());
+        self.view_frame(to_view, frame.to_string(), at_ms);
+    }
+
+    /// The same, from its text (a recording's App lane, played back as it was written).
+    pub fn view_frame(&mut self, to_view: bool, frame: String, at_ms: f64) {
+        self.timeline.push_view(to_view, at_ms, frame);
         self.changed.rows = true;
     }
 
@@ -463,7 +463,10 @@ impl Session {
                         self.apply(handled, duration, now_ms);
                     }
                     (Ok((value, classified)), Direction::Out) if self.playback => {
-                        self.observe_sent(value, classified, seq);
+                        match self.recorded_view_request(value, classified) {
+                            Some(view_id) => self.observe_for_view(classified, seq, view_id),
+                            None => self.observe_sent(value, classified, seq),
+                        }
                     }
                     _ => {}
                 }

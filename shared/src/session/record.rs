@@ -3,6 +3,7 @@
 //! format of [`crate::recording`]. The timeline already holds every row, so capturing costs
 //! nothing; the file is written when asked for.
 
+use crate::jsonrpc::{Classified, Id};
 use crate::recording::{self, Entry, Header, Recorder};
 use crate::relay::{Direction, RelayEvent, Target};
 use crate::timeline::{Row, RowDirection, RowKind};
@@ -66,13 +67,52 @@ impl Session {
     }
 }
 
+impl Session {
+    /// Playback: the view's id when a recorded request of ours was sent for an App's view,
+    /// that is, when the App lane holds an unanswered request of the view with the same
+    /// method and params, not yet matched to another (the host sends it straight on).
+    pub(super) fn recorded_view_request(&self, value: &serde_json::Value, c: &Classified) -> Option<Id> {
+        let method = c.method.as_deref().filter(|m| matches!(*m, "tools/call" | "resources/read"))?;
+        c.id.as_ref()?;
+        self.timeline
+            .rows()
+            .iter()
+            .rev()
+            .take(VIEW_LOOKBACK)
+            .filter(|r| {
+                r.direction == RowDirection::FromView
+                    && r.kind == RowKind::Request
+                    && r.partner.is_none()
+                    && r.method.as_deref() == Some(method)
+            })
+            .filter_map(|r| Some((r.id.clone()?, serde_json::from_str::<serde_json::Value>(&r.raw).ok()?)))
+            .find(|(id, v)| v.get("params") == value.get("params") && !self.for_view.values().any(|w| w == id))
+            .map(|(id, _)| id)
+    }
+
+    /// Playback: a recorded request sent for the view `view_id`, labelled so; the result
+    /// pane's call is not the view's.
+    pub(super) fn observe_for_view(&mut self, c: &Classified, seq: usize, view_id: Id) {
+        self.client.observe_for_view(c);
+        if let Some(id) = c.id.clone() {
+            self.for_view.insert(id, view_id.clone());
+        }
+        self.timeline.note_for_view(seq, &view_id);
+    }
+}
+
+/// Rows looked back through for the view's request a recorded request was sent for.
+const VIEW_LOOKBACK: usize = 64;
+
 /// The recording entry of a timeline row.
 fn entry(row: &Row) -> Option<Entry> {
     let direction = match row.direction {
         RowDirection::Out => Direction::Out,
         RowDirection::In => Direction::In,
-        // The App lane is not part of a recording yet.
-        RowDirection::ToView | RowDirection::FromView => return None,
+        RowDirection::ToView | RowDirection::FromView => {
+            let to_view = row.direction == RowDirection::ToView;
+            return Some(Entry::View { at_ms: row.at_ms, to_view, frame: row.raw.clone() });
+        }
         RowDirection::Relay => {
             let event = serde_json::from_str::<RelayEvent>(&row.raw).ok()?;
             // What the page showed in full (the approval URL) is masked in the file.

@@ -106,7 +106,8 @@ impl Session {
                 self.notice(format!("the server withdrew its request #{id}{why}"));
             }
             Update::ForView { id, outcome } => {
-                if let Some(view_id) = self.for_view.remove(&id) {
+                // Played back, the answer is the recording's, already in the App lane.
+                if let Some(view_id) = self.for_view.remove(&id).filter(|_| !self.playback) {
                     self.view_answers.push((view_id, outcome));
                     self.changed.view = true;
                 }

@@ -41,3 +41,28 @@ fn an_app_views_requests_go_to_the_server_and_their_answers_back_to_it() {
     let mut idle = Session::new("0");
     assert_eq!(idle.view_request(Id::Number(1), &call), Err(Refused::NotConnected));
 }
+
+#[test]
+fn the_page_recording_keeps_the_app_lane_beside_the_server_traffic() {
+    let mut h = Harness::connected(echo_tool());
+    h.s.view_message(false, &json!({"jsonrpc": "2.0", "id": 0, "method": "ui/initialize", "params": {}}), 5000.0);
+    h.s.view_message(true, &json!({"jsonrpc": "2.0", "id": 0, "result": {}}), 5001.0);
+    let text = h.s.export_recording().unwrap();
+    let rec = crate::recording::parse(&text).unwrap();
+    let lane: Vec<(bool, String)> = rec
+        .entries
+        .iter()
+        .filter_map(|e| match e {
+            crate::recording::Entry::View { to_view, frame, .. } => Some((*to_view, frame.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        lane,
+        [
+            (false, r#"{"jsonrpc":"2.0","id":0,"method":"ui/initialize","params":{}}"#.to_owned()),
+            (true, r#"{"jsonrpc":"2.0","id":0,"result":{}}"#.to_owned()),
+        ]
+    );
+    assert!(rec.entries.iter().any(|e| matches!(e, crate::recording::Entry::Message { .. })));
+}

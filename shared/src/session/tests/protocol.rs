@@ -145,7 +145,7 @@ fn playback_holds_a_recording_to_the_revision_it_asked_for() {
     };
     let mut p = Session::for_playback("1", relay);
     for e in &rec.entries {
-        p.receive(e.to_server_msg(), 0.0);
+        p.receive(e.to_server_msg().unwrap(), 0.0);
     }
     assert!(matches!(&live, ConnState::Error(e) if e.starts_with("pinned 2024-11-05")), "{live:?}");
     assert_eq!(p.conn(), &live, "played back as it went live");
