@@ -307,9 +307,9 @@ async fn the_demo_server_has_an_app_a_newcomer_sees_first() -> Result<()> {
     Ok(())
 }
 
-#[tokio::test]
-async fn a_recorded_app_session_shows_its_view_again_with_no_server() -> Result<()> {
-    // Recorded live, in the page.
+/// The demo App recorded live in the page: its chart called for Porto and refreshed once.
+/// The file, and what the refresh said.
+async fn record_demo_app(name: &str) -> Result<(std::path::PathBuf, String)> {
     let (pg, b) = page::connected(Playground::start(&[])?).await?;
     let downloads = b.allow_downloads().await?;
     ensure!(page::call_tool(&b, "show_weather_chart", r#"{"city": "Porto"}"#).await? == "ok");
@@ -321,11 +321,17 @@ async fn a_recorded_app_session_shows_its_view_again_with_no_server() -> Result<
     let lane = text.lines().filter(|l| l.contains(r#""lane":"app""#)).count();
     ensure!(lane >= 6, "{lane} App-lane lines");
     ensure!(text.contains("ui://") && text.lines().next().unwrap_or_default().contains(r#""version":2"#));
-    let file = std::env::temp_dir().join(format!("mcp-playground-app-recording-{}.jsonl", std::process::id()));
+    let file = std::env::temp_dir().join(format!("mcp-playground-app-{name}-{}.jsonl", std::process::id()));
     std::fs::write(&file, text)?;
     let _ = std::fs::remove_dir_all(downloads);
     b.close().await?;
     drop(pg);
+    Ok((file, recorded_note))
+}
+
+#[tokio::test]
+async fn a_recorded_app_session_shows_its_view_again_with_no_server() -> Result<()> {
+    let (file, recorded_note) = record_demo_app("playback").await?;
     // Played back in a fresh page whose server is gone.
     let (_pg, b) = page::open(Playground::start(&[])?).await?;
     b.id("recording-import").await?.send_keys(&file.to_string_lossy()).await?;
@@ -357,5 +363,35 @@ async fn a_recorded_app_session_shows_its_view_again_with_no_server() -> Result<
     b.screenshot("app-demo-playback").await?;
     let _ = std::fs::remove_file(file);
     b.close().await?;
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_recorded_app_is_served_by_mock_and_its_changed_view_is_drift() -> Result<()> {
+    let (file, recorded_note) = record_demo_app("mock").await?;
+    let file_arg = file.to_string_lossy().into_owned();
+    // `mock` serves the view's resource and its calls: the page shows the App from it.
+    let me = tests::command::bin().to_string_lossy().into_owned();
+    let (pg, b) = page::connected(Playground::start(&[&me, "mock", &file_arg])?).await?;
+    ensure!(page::call_tool(&b, "show_weather_chart", r#"{"city": "Porto"}"#).await? == "ok");
+    view_becomes(&b, "ready").await?;
+    let (title, note) = in_view(&b, async |b| anyhow::Ok((chart_title(b).await?, refresh_note(b).await?))).await?;
+    ensure!(title == "Weather in Porto" && note == recorded_note, "{title}; {note} (recorded: {recorded_note})");
+    b.screenshot("app-demo-mock").await?;
+    b.close().await?;
+    drop(pg);
+    // The same file replays the same against the demo server; with the view's HTML edited,
+    // the replay says the App view's resource changed.
+    let r = tests::command::run(&["replay", &file_arg, "--json"])?;
+    ensure!(!r.stdout.contains("App view"), "{r}");
+    let text = std::fs::read_to_string(&file)?;
+    ensure!(text.contains("Seven days"), "the view's HTML is in the recording");
+    std::fs::write(&file, text.replace("Seven days", "Six days"))?;
+    let r = tests::command::run(&["replay", &file_arg])?;
+    ensure!(r.code == 1, "{r}");
+    ensure!(r.stdout.contains("show_weather_chart: its App view's resource changed (ui://demo/weather-chart)"), "{r}");
+    let r = tests::command::run(&["replay", &file_arg, "--fail-on", "breaking"])?;
+    ensure!(r.code == 0, "new HTML is no breaking change: {r}");
+    let _ = std::fs::remove_file(file);
     Ok(())
 }

@@ -13,7 +13,8 @@ use serde_json::Value;
 use shared::calls::ConfirmPolicy;
 use shared::recording::Recording;
 use shared::replay::{
-    ChangeKind, DriftClass, FailOn, Replay, Report, ResendPolicy, RowState, Want, drift, recorded_roots, recorded_tools,
+    ChangeKind, DriftClass, FailOn, Replay, Report, ResendPolicy, RowState, Want, drift, recorded_roots,
+    recorded_tools, view_drift,
 };
 use shared::session::CallLimits;
 
@@ -62,10 +63,11 @@ pub async fn replay(args: ReplayArgs) -> crate::error::Result<ExitCode> {
     }
     let live_tools = d.session.tools().to_vec();
     d.disconnect().await;
-    let drift = match &recorded {
+    let mut drift = match &recorded {
         Some(recorded) => drift(recorded, &live_tools),
         None => Vec::new(),
     };
+    drift.extend(view_drift(recorded.as_deref().unwrap_or_default(), replay.rows()));
     let ignore = replay.ignore().to_vec();
     let report = Report::new(replay.into_rows(), drift, ignore);
     let fail_on = match args.fail_on {

@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 use serde_json::Value;
 use shared::recording::Recording;
-use shared::replay::{Drift, Replay, ReplayRow, ResendPolicy, Want, drift, recorded_tools};
+use shared::replay::{Drift, Replay, ReplayRow, ResendPolicy, Want, drift, recorded_tools, view_drift};
 use shared::session::{CallLimits, ConnState};
 
 use super::{Store, now_ms};
@@ -183,10 +183,11 @@ impl Store {
         let Some(run) = self.end_run() else { return };
         let recorded = recorded_tools(run.replay.requests());
         let live = self.parked.with_value(|p| p.as_ref().map(|s| s.tools().to_vec()));
-        let drift = match (recorded, live) {
-            (Some(r), Some(l)) => drift(&r, &l),
+        let mut drift = match (&recorded, live) {
+            (Some(r), Some(l)) => drift(r, &l),
             _ => Vec::new(),
         };
+        drift.extend(view_drift(recorded.as_deref().unwrap_or_default(), run.replay.rows()));
         self.replay_view.update(|v| {
             v.running = false;
             v.done = true;

@@ -46,7 +46,7 @@ pub struct ToolUi {
 
 impl Visibility {
     /// `["model", "app"]` when not said.
-    const DEFAULT: Visibility = Visibility { model: true, app: true };
+    pub const DEFAULT: Visibility = Visibility { model: true, app: true };
 
     fn read(v: &Value) -> Visibility {
         match v.as_array() {

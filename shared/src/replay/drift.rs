@@ -65,6 +65,7 @@ fn tool_drift(r: &Tool, l: &Tool, out: &mut Vec<Drift>) {
     if r.annotations != l.annotations {
         say(DriftClass::Compatible, "annotations changed".into());
     }
+    super::view_drift::tool_view_drift(r, l, &mut say);
     input_drift(&r.input_schema, &l.input_schema, &mut say);
     match (&r.output_schema, &l.output_schema) {
         (Some(_), None) => say(DriftClass::Breaking, "output schema removed".into()),

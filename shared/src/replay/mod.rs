@@ -1,7 +1,8 @@
 //! Replaying a recording against a live server: the recorded client requests re-sent in
 //! order through the same sans-IO [`Session`](crate::session::Session) (`plan.rs`), each
 //! live answer compared with the recorded one (`diff.rs`, a structural JSON diff), and the
-//! recorded tool list compared with the live one (`drift.rs`). The page and the command
+//! recorded tool list compared with the live one (`drift.rs`, and `view_drift.rs` for the
+//! App views and their resources). The page and the command
 //! line (`mcp-playground replay`) both drive it; the result is a [`Report`].
 
 mod diff;
@@ -10,6 +11,7 @@ mod plan;
 mod resend;
 #[cfg(test)]
 mod tests;
+mod view_drift;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -18,6 +20,7 @@ pub use diff::{Change, ChangeKind, MAX_CHANGES, diff, diff_bounded};
 pub use drift::{Drift, DriftClass, drift};
 pub use plan::{Recorded, Replay, Want, recorded_requests, recorded_roots, recorded_tools};
 pub use resend::{NOT_ALLOWED, ResendPolicy};
+pub use view_drift::view_drift;
 
 /// How one re-sent request compares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
