@@ -99,7 +99,7 @@ mod tests {
             assert_eq!(lines(&drift(std::slice::from_ref(&a), &[live])), [said]);
         }
         assert_eq!(
-            lines(&drift(&[tool(json!({}))], &[a.clone()])),
+            lines(&drift(&[tool(json!({}))], std::slice::from_ref(&a))),
             ["Compatible chart: App view added (ui://w/a.html)"]
         );
         // The deprecated flat key is the same view.
