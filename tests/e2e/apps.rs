@@ -290,6 +290,18 @@ async fn the_demo_server_has_an_app_a_newcomer_sees_first() -> Result<()> {
     ensure!(b.id("app-view").await?.is_displayed().await?, "the view did not come back");
     b.id("theme-toggle").await?.click().await?;
     b.screenshot("app-demo-dark").await?;
+    // A narrower window: the view is told its new width, once the resizing settles.
+    let context_changes = async || -> Result<usize> {
+        let lane = app_lane(&b).await?;
+        Ok(lane.iter().filter(|(d, _, m)| d == "to-view" && m == "ui/notifications/host-context-changed").count())
+    };
+    let before = context_changes().await?;
+    b.client.set_window_size(1100, 900).await?;
+    eventually(Duration::from_secs(10), "the view told its width", || async {
+        Ok((context_changes().await? > before).then_some(()))
+    })
+    .await?;
+    b.client.set_window_size(1440, 900).await?;
     // The flow view gives the view a lifeline of its own, left of the page's.
     b.id("flow-toggle").await?.click().await?;
     b.css("[data-testid=flow-view] [data-lifeline=view]").await?;

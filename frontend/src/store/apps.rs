@@ -17,6 +17,8 @@ use super::Store;
 
 /// How long a view may take to answer its teardown before it is removed anyway.
 const TEARDOWN_GRACE_MS: u64 = 500;
+/// How long a window's size must hold before the view is told its new width.
+const RESIZE_SETTLE_MS: u64 = 150;
 /// The id of the view's outer frame in the page (one view at a time).
 pub const FRAME_ID: &str = "app-frame";
 
@@ -55,6 +57,8 @@ pub struct AppsUi {
     /// A call of an App tool whose view waits for its resource or for the last view to go.
     waiting: StoredValue<Option<(Tool, Option<Id>, Value)>>,
     serial: StoredValue<u64>,
+    /// Counts the window's resize events, so only the last one of a burst tells the view.
+    resizes: StoredValue<u64>,
 }
 
 impl AppsUi {
@@ -67,6 +71,7 @@ impl AppsUi {
             bridge: StoredValue::new(None),
             waiting: StoredValue::new(None),
             serial: StoredValue::new(0),
+            resizes: StoredValue::new(0),
         }
     }
 }
@@ -93,6 +98,23 @@ impl Store {
         });
         let _ = window.add_event_listener_with_callback("message", handler.as_ref().unchecked_ref());
         handler.forget();
+        // A resized window gives the view its new width, once the resizing settles.
+        let resized = Closure::<dyn Fn()>::new(move || {
+            let generation = self.apps.resizes.try_update_value(|n| {
+                *n += 1;
+                *n
+            });
+            set_timeout(
+                move || {
+                    if self.apps.resizes.try_get_value() == generation {
+                        self.on_bridge(|b| b.set_width(column_width()));
+                    }
+                },
+                std::time::Duration::from_millis(RESIZE_SETTLE_MS),
+            );
+        });
+        let _ = window.add_event_listener_with_callback("resize", resized.as_ref().unchecked_ref());
+        resized.forget();
     }
 
     /// The tool picked: its view's resource is read now, so the view is ready when called.
@@ -422,18 +444,22 @@ fn host_env() -> HostEnv {
     let options = js_sys::Intl::DateTimeFormat::new(&js_sys::Array::new(), &js_sys::Object::new()).resolved_options();
     let time_zone =
         js_sys::Reflect::get(&options, &"timeZone".into()).ok().and_then(|z| z.as_string()).unwrap_or_default();
-    // The view gets the width of the column it is shown in (less the panel's padding).
+    HostEnv {
+        theme: if crate::theme::is_dark() { Theme::Dark } else { Theme::Light },
+        locale,
+        time_zone,
+        width: column_width(),
+        max_height: 900,
+        version: env!("CARGO_PKG_VERSION").into(),
+    }
+}
+
+/// The width the view gets: its column's (less the panel's padding).
+fn column_width() -> u32 {
     let column = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.query_selector(".workspace").ok().flatten())
         .map(|c| c.client_width())
         .filter(|w| *w > 0);
-    HostEnv {
-        theme: if crate::theme::is_dark() { Theme::Dark } else { Theme::Light },
-        locale,
-        time_zone,
-        width: column.map_or(640, |w| (w - 42).max(240) as u32),
-        max_height: 900,
-        version: env!("CARGO_PKG_VERSION").into(),
-    }
+    column.map_or(640, |w| (w - 42).max(240) as u32)
 }

@@ -438,6 +438,16 @@ impl ViewBridge {
         self.context_changed(json!({"theme": theme.as_str(), "styles": {"variables": style_variables()}}))
     }
 
+    /// The view's column is now `width` CSS pixels wide (the window was resized).
+    pub fn set_width(&mut self, width: u32) -> Vec<Effect> {
+        if self.env.width == width {
+            return vec![];
+        }
+        self.env.width = width;
+        let dims = json!({"containerDimensions": {"width": width, "maxHeight": self.env.max_height}});
+        self.context_changed(dims)
+    }
+
     /// The view is now shown in `mode` (the person's choice, or the view's granted).
     pub fn set_mode(&mut self, mode: DisplayMode) -> Vec<Effect> {
         if mode == self.mode {

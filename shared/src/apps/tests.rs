@@ -258,6 +258,10 @@ fn the_views_other_requests() {
     assert_eq!(size, [Effect::Resize { width: Some(300), height: Some(4000) }]);
     assert_eq!(to_view(&b.set_theme(Theme::Dark)), ["ui/notifications/host-context-changed"]);
     assert!(b.set_theme(Theme::Dark).is_empty(), "no change, no news");
+    let wider = b.set_width(900);
+    let Effect::ToView(w) = &wider[0] else { panic!() };
+    assert_eq!(w["params"]["containerDimensions"]["width"], 900);
+    assert!(b.set_width(900).is_empty(), "no change, no news");
     // Anything else is refused as not offered; garbage is logged.
     let other = b.from_view(&req(9, "sampling/createMessage", json!({})), &ts, p);
     let Effect::ToView(e) = &other[1] else { panic!() };
