@@ -84,6 +84,18 @@ impl AuthRow {
     }
 }
 
+/// Rows looked back through for the App lane's request a server request was sent for.
+pub const VIEW_LOOKBACK: usize = 64;
+
+/// A request's method and what it is about: `tools/call · get_weather`.
+fn what(row: &Row) -> String {
+    match (&row.method, &row.subject) {
+        (Some(m), Some(s)) => format!("{m} · {s}"),
+        (Some(m), None) => m.clone(),
+        _ => String::new(),
+    }
+}
+
 /// One row of the timeline.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
@@ -288,15 +300,17 @@ impl Timeline {
             .map(|r| r.seq)
     }
 
-    /// Row `seq` is a request an App's view made (its own id `view_id`): its label says so.
+    /// Row `seq` is a request sent to the server for an App's view (the view's own id
+    /// `view_id`): its label says so, and the view's request on the App lane names it.
     pub fn note_for_view(&mut self, seq: usize, view_id: &crate::jsonrpc::Id) {
-        if let Some(row) = self.rows.get_mut(seq) {
-            let what = match (&row.method, &row.subject) {
-                (Some(m), Some(s)) => format!("{m} · {s}"),
-                (Some(m), None) => m.clone(),
-                _ => String::new(),
-            };
-            row.summary = Some(format!("{what} · for the App's view (#{view_id})"));
+        let Some(row) = self.rows.get_mut(seq) else { return };
+        row.summary = Some(format!("{} · for the App's view (#{view_id})", what(row)));
+        let server_id = row.id.clone();
+        let asked = self.rows[..seq].iter_mut().rev().take(VIEW_LOOKBACK).find(|r| {
+            r.direction == RowDirection::FromView && r.kind == RowKind::Request && r.id.as_ref() == Some(view_id)
+        });
+        if let (Some(asked), Some(server_id)) = (asked, server_id) {
+            asked.summary = Some(format!("{} · sent to the server as #{server_id}", what(asked)));
         }
     }
 

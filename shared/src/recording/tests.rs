@@ -435,6 +435,7 @@ fn playback_shows_the_app_lane_and_answers_the_views_calls_from_the_recording() 
     assert_eq!(lanes, ["out", "in", "from-view", "to-view", "from-view", "out", "in", "to-view"]);
     // The server call the view caused is labelled so, and is not the result pane's call.
     assert_eq!(s.timeline().view(5).unwrap().label(), "tools/call · refresh · for the App's view (#1)");
+    assert_eq!(s.timeline().view(4).unwrap().label(), "tools/call · refresh · sent to the server as #2");
     assert_eq!(s.call().as_str(), "idle");
     assert!(s.take_view_answers().is_empty(), "the live view is not fed the recorded answer");
     let call = |name: &str, days: i64| crate::apps::ViewRequest::CallTool {

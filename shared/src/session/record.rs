@@ -6,7 +6,7 @@
 use crate::jsonrpc::{Classified, Id};
 use crate::recording::{self, Entry, Header, Recorder};
 use crate::relay::{Direction, RelayEvent, Target};
-use crate::timeline::{Row, RowDirection, RowKind};
+use crate::timeline::{Row, RowDirection, RowKind, VIEW_LOOKBACK};
 
 use super::Session;
 
@@ -100,9 +100,6 @@ impl Session {
         self.timeline.note_for_view(seq, &view_id);
     }
 }
-
-/// Rows looked back through for the view's request a recorded request was sent for.
-const VIEW_LOOKBACK: usize = 64;
 
 /// The recording entry of a timeline row.
 fn entry(row: &Row) -> Option<Entry> {
