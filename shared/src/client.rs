@@ -22,8 +22,10 @@ pub use stateless::{MAX_INPUT_ROUNDS, META_CAPABILITIES, META_CLIENT_INFO, META_
 pub const MAX_TOOL_PAGES: usize = 1000;
 
 mod listing;
+mod tasks;
 
 pub use listing::ListFacts;
+pub use tasks::TaskRequest;
 
 /// What the caller should know after a frame was read.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,6 +66,19 @@ pub enum Update {
     AskWithdrawn { id: Id, reason: Option<String> },
     /// The answer to a request made for an App's view: its `result`, or its `error` object.
     ForView { id: Id, outcome: Result<Value, Value> },
+    /// A `tools/call` sent as a task was answered with its task.
+    TaskCreated { id: Id, task: crate::tasks::TaskInfo },
+    /// How a task stands (`tasks/get` when `polled`, `notifications/tasks/status`,
+    /// `tasks/cancel`).
+    TaskStatus { task: crate::tasks::TaskInfo, polled: bool },
+    /// A `tasks/get` failed (an unknown or expired task, an unreadable answer).
+    TaskPollFailed { task_id: String, message: String },
+    /// `tasks/result` gave the outcome of the task's call.
+    TaskOutcome { task_id: String, outcome: CallOutcome },
+    /// `tasks/result` failed before the task ended.
+    TaskFetchFailed { task_id: String },
+    /// `tasks/cancel` was refused (the task had ended, or is unknown).
+    TaskCancelRefused { task_id: String, message: String },
 }
 
 /// How a `tools/call` ended.
@@ -86,7 +101,12 @@ enum Purpose {
     Listen,
     /// A page of the listing started as number `.0`: a newer listing makes it stale.
     ListTools(u64),
-    CallTool,
+    /// A `tools/call`, sent as a task or not.
+    CallTool {
+        task: bool,
+    },
+    /// `tasks/get`, `tasks/result` or `tasks/cancel` of a task.
+    Task(TaskRequest),
     ReadResource(String),
     /// A request an App's view made: its answer goes back to the view as it came.
     ForView,
@@ -218,7 +238,7 @@ impl McpClient {
     pub fn call_tool(&mut self, name: &str, arguments: Value) -> (Id, String) {
         let id = Id::Number(self.next_id);
         let params = json!({"name": name, "arguments": arguments, "_meta": {"progressToken": progress_token(&id)}});
-        self.request(Purpose::CallTool, "tools/call", Some(params))
+        self.request(Purpose::CallTool { task: false }, "tools/call", Some(params))
     }
 
     /// Gives up on a request: it no longer counts as pending, and the server is told with
@@ -280,7 +300,13 @@ impl McpClient {
             Some(Purpose::ListTools(n)) if n == self.listing => {
                 self.tools_failed(format!("failed: {message}"), &mut out)
             }
-            Some(Purpose::CallTool) => out.updates.push(Update::CallFailed { id: id.clone(), message: message.into() }),
+            Some(Purpose::CallTool { .. }) => {
+                out.updates.push(Update::CallFailed { id: id.clone(), message: message.into() })
+            }
+            Some(Purpose::Task(request)) => {
+                let error = ErrorObject { code: -32603, message: format!("the request failed: {message}"), data: None };
+                self.on_task_answer(request, &Value::Null, Some(error), &mut out)
+            }
             Some(Purpose::ReadResource(uri)) => out
                 .updates
                 .push(Update::ResourceRead { uri, outcome: Err(format!("resources/read failed: {message}")) }),
@@ -329,7 +355,13 @@ impl McpClient {
                 }
                 Purpose::ListTools(self.listing)
             }
-            Some("tools/call") => Purpose::CallTool,
+            Some("tools/call") => Purpose::CallTool { task: value["params"].get("task").is_some() },
+            Some(method @ ("tasks/get" | "tasks/result" | "tasks/cancel")) => {
+                match TaskRequest::of(method, value["params"]["taskId"].as_str().unwrap_or_default()) {
+                    Some(request) => Purpose::Task(request),
+                    None => Purpose::Other,
+                }
+            }
             Some("resources/read") => {
                 Purpose::ReadResource(value["params"]["uri"].as_str().unwrap_or_default().to_owned())
             }
@@ -411,6 +443,11 @@ impl McpClient {
                         data: p["data"].clone(),
                     });
                 }
+                Some("notifications/tasks/status") => {
+                    if let Ok(task) = crate::tasks::TaskInfo::read(&value["params"]) {
+                        out.updates.push(Update::TaskStatus { task, polled: false });
+                    }
+                }
                 Some("notifications/progress") => {
                     let p = &value["params"];
                     if let Some(progress) = p["progress"].as_f64() {
@@ -476,23 +513,8 @@ impl McpClient {
                     Err(e) => self.tools_failed(format!("could not be read: {e}"), out),
                 },
             },
-            Purpose::CallTool => {
-                let outcome = match error {
-                    Some(error) => CallOutcome::ProtocolError { error, raw: value.clone() },
-                    // A result that is no object at all breaks the protocol, not the tool.
-                    None if !value["result"].is_object() => {
-                        let what = if value["result"].is_null() { "null" } else { "not an object" };
-                        let message = format!("the result is {what}: a tools/call result must be an object");
-                        let error = ErrorObject { code: -32603, message, data: None };
-                        CallOutcome::ProtocolError { error, raw: value.clone() }
-                    }
-                    None => match serde_json::from_value::<CallToolResult>(value["result"].clone()) {
-                        Ok(result) => CallOutcome::Result { result: Box::new(result), raw: value.clone() },
-                        Err(e) => CallOutcome::Unreadable { raw: value.clone(), error: e.to_string() },
-                    },
-                };
-                out.updates.push(Update::CallDone { id: id.clone(), outcome });
-            }
+            Purpose::CallTool { task } => out.updates.push(tasks::call_answer(id, value, error, task)),
+            Purpose::Task(request) => self.on_task_answer(request, value, error, out),
             Purpose::ReadResource(uri) => {
                 let outcome = match error {
                     Some(e) => Err(format!("resources/read failed: {} ({})", e.message, e.code)),

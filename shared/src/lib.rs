@@ -29,6 +29,7 @@ pub mod saved;
 pub mod schema;
 pub mod session;
 pub mod spec_check;
+pub mod tasks;
 pub mod timeline;
 
 /// The MCP protocol revision `initialize` offers on `auto`

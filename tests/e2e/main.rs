@@ -42,4 +42,5 @@ mod results;
 mod schema_marks;
 mod security;
 mod stateless;
+mod tasks;
 mod timeline;

@@ -142,6 +142,16 @@ pub struct CallArgs {
     /// server does with them); the violations are still printed, as warnings.
     #[arg(long)]
     pub no_validate: bool,
+    /// Run the call as a task where the tool lets the caller choose (`taskSupport:
+    /// optional`); a tool that requires it always runs as one.
+    #[arg(long)]
+    pub task: bool,
+    /// The time to live a task is asked for, in seconds.
+    #[arg(long = "ttl", value_name = "SECONDS", default_value_t = shared::tasks::DEFAULT_TTL_MS / 1000.0, value_parser = seconds)]
+    pub ttl_s: f64,
+    /// Print the task's id once the server made one, and exit 0 without waiting for its end.
+    #[arg(long)]
+    pub no_wait: bool,
     #[command(flatten)]
     pub out: Output,
     #[command(flatten)]

@@ -114,6 +114,10 @@ async fn call_on(d: &mut Driver, args: &CallArgs) -> u8 {
             eprintln!("note: the input schema cannot be used to check the arguments ({e}); sending them as given")
         }
     }
+    if let Err(e) = task_choice(d, &tool, args) {
+        eprintln!("error: {e}");
+        return INVALID;
+    }
     let limits = CallLimits { timeout_ms: args.out.timeout_s * 1000.0, ..CallLimits::default() };
     let now = d.now_ms();
     let id = match d.session.call_tool(&tool.name, arguments, limits, now) {
@@ -123,14 +127,25 @@ async fn call_on(d: &mut Driver, args: &CallArgs) -> u8 {
             return FAILED;
         }
     };
-    // The call's own clock ends it; patience only guards the connection.
+    // The call's own clock ends it (a task's, its time to live); patience only guards the
+    // connection. With --no-wait, a task is left running once it exists.
+    let no_wait = args.no_wait;
+    let ended = move |s: &Session| !s.call().is_pending() || (no_wait && s.task().is_some());
     let finished = tokio::select! {
-        r = d.until(|s| !s.call().is_pending(), Duration::from_secs(3600)) => r,
+        r = d.until(ended, Duration::from_secs(3600)) => r,
         _ = tokio::signal::ctrl_c() => {
             d.session.cancel_call();
-            Err(Stop::Connection("cancelled (Ctrl-C); the server was told".into()))
+            match d.session.task() {
+                // A task is cancelled by a request: its answer is the call's end.
+                Some(_) => d.until(|s| !s.call().is_pending(), CANCEL_PATIENCE).await,
+                None => Err(Stop::Connection("cancelled (Ctrl-C); the server was told".into())),
+            }
         }
     };
+    if let Some(run) = d.session.task().filter(|_| no_wait && d.session.call().is_pending()) {
+        println!("{}", run.info.task_id);
+        return OK;
+    }
     if let Err(stop) = finished
         && d.session.call().is_pending()
     {
@@ -182,6 +197,10 @@ fn outcome(s: &Session, id: &Id, json: bool) -> u8 {
         }
         CallState::Cancelled { reason, .. } => {
             eprintln!("error: {reason}");
+            FAILED
+        }
+        CallState::TaskLost { message, .. } => {
+            eprintln!("error: {message}");
             FAILED
         }
         CallState::Idle | CallState::Pending { .. } => FAILED,
@@ -309,15 +328,50 @@ fn connect_failure(s: &Session, stop: &Stop) -> String {
     }
 }
 
-/// Progress, server log lines and notes, on stderr as they happen, each once.
+/// How long a cancelled task may take to say so.
+const CANCEL_PATIENCE: Duration = Duration::from_secs(10);
+
+/// `--task` and `--ttl` for a call of `tool`: refused where a task cannot be.
+fn task_choice(d: &mut Driver, tool: &shared::mcp::Tool, args: &CallArgs) -> Result<(), String> {
+    use shared::tasks::TaskSupport;
+    d.session.set_task_ttl_ms(args.ttl_s * 1000.0);
+    if !args.task && !args.no_wait {
+        return Ok(());
+    }
+    let server_runs = d.session.server().is_some_and(|s| s.tool_tasks);
+    match TaskSupport::of(tool) {
+        _ if !server_runs => Err("the server takes no tasks (no tasks.requests.tools.call capability)".into()),
+        TaskSupport::Forbidden => {
+            Err(format!("the tool {:?} does not run as a task (taskSupport: forbidden)", tool.name))
+        }
+        _ => {
+            d.session.set_run_as_task(&tool.name, true);
+            Ok(())
+        }
+    }
+}
+
+/// Progress, server log lines, a task's statuses and notes, on stderr as they happen, each once.
 #[derive(Default)]
 struct Reporter {
     next_log: usize,
     notices: usize,
+    /// Statuses of the current task printed.
+    task_seen: usize,
 }
 
 impl Reporter {
     fn report(&mut self, s: &Session, changed: Changed) {
+        if changed.call
+            && let Some(run) = s.task()
+        {
+            self.task_seen = self.task_seen.min(run.history.len());
+            for c in &run.history[self.task_seen..] {
+                let message = c.message.as_deref().map(|m| format!(": {m}")).unwrap_or_default();
+                eprintln!("task {} {}{message}", run.info.task_id, c.status.as_str());
+            }
+            self.task_seen = run.history.len();
+        }
         if changed.call
             && s.call().is_pending()
             && let Some(p) = s.progress()

@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 use shared::mcp::Tool;
+use shared::tasks::TaskSupport;
 
 use super::form::ArgsEditor;
 use super::json::JsonBlock;
@@ -86,6 +87,7 @@ fn ToolDetail(tool: Tool) -> impl IntoView {
             </div>
             <ArgsEditor />
             <div class="actions">
+                <TaskChoice tool=tool.clone() />
                 <label class="timeout" title="Silence allowed before the call is cancelled; progress resets it">
                     <span class="hint small">"Timeout"</span>
                     <input class="input compact number" type="number" min="0.1" step="any" data-testid="call-timeout"
@@ -112,4 +114,50 @@ fn ToolDetail(tool: Tool) -> impl IntoView {
             </div>
         </section>
     }
+}
+
+/// Whether the call runs as a task, and the time to live asked for: shown only where the
+/// server takes tasks and the tool may run as one.
+#[component]
+fn TaskChoice(tool: Tool) -> impl IntoView {
+    let store = expect_context::<Store>();
+    let support = TaskSupport::of(&tool);
+    let server_runs = move || store.server.with(|s| s.as_ref().is_some_and(|s| s.tool_tasks));
+    let name = tool.name.clone();
+    let on = {
+        let name = name.clone();
+        move || support == TaskSupport::Required || store.calls.as_task.with(|set| set.contains(&name))
+    };
+    let toggle = (support == TaskSupport::Optional).then(|| {
+        let checked = on.clone();
+        view! {
+            <label class="task-toggle" title="Call now, and fetch the outcome later (tasks/get, tasks/result)">
+                <input type="checkbox" data-testid="task-toggle" prop:checked=checked
+                    on:change=move |ev| store.calls.set_as_task(&name, event_target_checked(&ev)) />
+                <span class="small">"Run as task"</span>
+            </label>
+        }
+    });
+    let required = (support == TaskSupport::Required).then(
+        || view! { <span class="hint small" title="The tool says it must run as a task">"Runs as a task"</span> },
+    );
+    (server_runs() && support != TaskSupport::Forbidden).then(|| {
+        view! {
+            {toggle}
+            {required}
+            <Show when=on.clone()>
+                <label class="timeout task-ttl" title="How long the server should keep the task and its outcome">
+                    <span class="hint small">"TTL"</span>
+                    <input class="input compact number" type="number" min="1" step="any" data-testid="task-ttl"
+                        prop:value=move || store.calls.task_ttl_s.get().to_string()
+                        on:change=move |ev| {
+                            if let Ok(v) = event_target_value(&ev).parse::<f64>() {
+                                store.calls.set_task_ttl(v);
+                            }
+                        } />
+                    <span class="hint small">"s"</span>
+                </label>
+            </Show>
+        }
+    })
 }

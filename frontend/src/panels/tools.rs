@@ -4,6 +4,7 @@ use leptos::prelude::*;
 use shared::apps;
 use shared::listbox::{self, TypeAhead};
 use shared::mcp::Tool;
+use shared::tasks::TaskSupport;
 use wasm_bindgen::JsCast;
 
 use crate::store::{ConnState, Store};
@@ -12,10 +13,19 @@ use crate::store::{ConnState, Store};
 #[component]
 pub fn Badges(tool: Tool) -> impl IntoView {
     let badges = tool.annotations.as_ref().map(|a| a.stated_badges()).unwrap_or_default();
-    badges
+    let support = TaskSupport::of(&tool);
+    let task = (support != TaskSupport::Forbidden).then(|| {
+        let (label, title) = match support {
+            TaskSupport::Required => ("task", "Always runs as a task: called now, its outcome fetched later"),
+            _ => ("task?", "May run as a task: see \"Run as task\" beside Call"),
+        };
+        view! { <span class="badge badge-task" data-testid="task-support" data-support=support.as_str() title=title>{label}</span> }
+    });
+    let annotations = badges
         .into_iter()
         .map(|b| view! { <span class=format!("badge badge-{}", b.label())>{b.label()}</span> })
-        .collect_view()
+        .collect_view();
+    view! { {task} {annotations} }
 }
 
 #[component]

@@ -254,7 +254,9 @@ impl Store {
             },
             CallState::Cancelled { tool, reason } if tool == name => bridge.tool_cancelled(&reason),
             CallState::Timeout { tool, .. } if tool == name => bridge.tool_cancelled("the call timed out"),
-            CallState::TransportError { tool, message } if tool == name => bridge.tool_cancelled(&message),
+            CallState::TransportError { tool, message } | CallState::TaskLost { tool, message } if tool == name => {
+                bridge.tool_cancelled(&message)
+            }
             _ => Vec::new(),
         }
     }

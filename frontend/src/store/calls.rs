@@ -7,11 +7,15 @@ use serde_json::Value;
 use shared::calls::ConfirmPolicy;
 use shared::mcp::Tool;
 use shared::session::{CallLimits, CallState, LogLine, Progress};
+use shared::tasks::TaskRun;
+use std::collections::BTreeSet;
 
 use super::{Store, now_ms};
 
 const POLICY_KEY: &str = "mcp-playground.confirm-policy";
 const TIMEOUT_KEY: &str = "mcp-playground.call-timeout-s";
+const AS_TASK_KEY: &str = "mcp-playground.run-as-task";
+const TTL_KEY: &str = "mcp-playground.task-ttl-s";
 
 /// A call waiting for a person to confirm it.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,6 +37,12 @@ pub struct CallsState {
     /// Total allowed for one call, in seconds, whatever the progress.
     pub max_total_s: RwSignal<f64>,
     pub logs: RwSignal<Vec<LogLine>>,
+    /// The task of the call under way (or of the last), as the session follows it.
+    pub task: RwSignal<Option<TaskRun>>,
+    /// Tools the person runs as tasks where they may ("Run as task"), remembered.
+    pub as_task: RwSignal<BTreeSet<String>>,
+    /// The time to live a task is asked for, in seconds, remembered.
+    pub task_ttl_s: RwSignal<f64>,
 }
 
 impl CallsState {
@@ -48,6 +58,37 @@ impl CallsState {
             timeout_s: RwSignal::new(timeout),
             max_total_s: RwSignal::new(CallLimits::MAX_TOTAL_S),
             logs: RwSignal::new(Vec::new()),
+            task: RwSignal::new(None),
+            as_task: RwSignal::new(read(AS_TASK_KEY).and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default()),
+            task_ttl_s: RwSignal::new(
+                read(TTL_KEY)
+                    .and_then(|t| t.parse::<f64>().ok())
+                    .filter(|t| *t >= 1.0)
+                    .unwrap_or(shared::tasks::DEFAULT_TTL_MS / 1000.0),
+            ),
+        }
+    }
+
+    /// "Run as task" for `tool`, remembered.
+    pub fn set_as_task(self, tool: &str, on: bool) {
+        self.as_task.update(|set| {
+            if on {
+                set.insert(tool.to_owned());
+            } else {
+                set.remove(tool);
+            }
+        });
+        if let Some(s) = crate::storage::local() {
+            let _ = s.set_item(AS_TASK_KEY, &serde_json::to_string(&self.as_task.get_untracked()).unwrap_or_default());
+        }
+    }
+
+    pub fn set_task_ttl(self, seconds: f64) {
+        if seconds.is_finite() && seconds >= 1.0 {
+            self.task_ttl_s.set(seconds);
+            if let Some(s) = crate::storage::local() {
+                let _ = s.set_item(TTL_KEY, &seconds.to_string());
+            }
         }
     }
 
@@ -133,7 +174,14 @@ impl Store {
         let limits = self.calls.limits();
         let remembered = arguments.clone();
         let sent = arguments.clone();
-        if self.act(|s| s.call_tool(&tool.name, arguments, limits, now_ms())).is_ok() {
+        let as_task = self.calls.as_task.with_untracked(|set| set.contains(&tool.name));
+        let ttl_ms = self.calls.task_ttl_s.get_untracked() * 1000.0;
+        let called = self.act(|s| {
+            s.set_run_as_task(&tool.name, as_task);
+            s.set_task_ttl_ms(ttl_ms);
+            s.call_tool(&tool.name, arguments, limits, now_ms())
+        });
+        if called.is_ok() {
             self.args.remember(&remembered);
             let call_id = self.with_session(|s| match s.call() {
                 CallState::Pending { id, .. } => Some(id.clone()),

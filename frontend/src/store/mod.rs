@@ -254,6 +254,7 @@ impl Store {
             if changed.call {
                 self.call.set(s.call().clone());
                 self.calls.progress.set(s.progress().cloned());
+                self.calls.task.set(s.task().cloned());
                 if s.is_playback() {
                     self.follow_recorded_call(s);
                     // A recorded call of an App tool shows its view again, from the file (at

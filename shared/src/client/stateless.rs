@@ -355,7 +355,7 @@ impl McpClient {
     /// A request sent again under a new id that answers for `origin`; a call keeps asking
     /// for progress under its first id's token.
     fn again(&mut self, purpose: Purpose, method: &str, mut params: Map<String, Value>, origin: &Id) -> String {
-        if matches!(purpose, Purpose::CallTool) {
+        if matches!(purpose, Purpose::CallTool { .. }) {
             params.insert("_meta".into(), json!({"progressToken": super::progress_token(origin)}));
         }
         let (id, frame) = self.request(purpose, method, Some(Value::Object(params)));
@@ -367,7 +367,7 @@ impl McpClient {
     fn fail_round(&mut self, purpose: Purpose, origin: &Id, message: String, out: &mut Handled) {
         self.stateless.rounds.remove(origin);
         match purpose {
-            Purpose::CallTool => out.updates.push(Update::CallFailed { id: origin.clone(), message }),
+            Purpose::CallTool { .. } => out.updates.push(Update::CallFailed { id: origin.clone(), message }),
             Purpose::ListTools(n) if n == self.listing => self.tools_failed(message, out),
             Purpose::ReadResource(uri) => out.updates.push(Update::ResourceRead { uri, outcome: Err(message) }),
             _ => out.updates.push(Update::Notice(format!("request #{origin}: {message}"))),

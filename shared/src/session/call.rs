@@ -2,15 +2,18 @@
 //! from the rest of the session. A call backed by a task, or made by an app's view, is one
 //! more of these.
 
+use std::collections::HashSet;
+
 use super::{CallLimits, CallState, Progress};
 use crate::calls::{Deadline, Expiry};
 use crate::jsonrpc::Id;
+use crate::tasks::{DEFAULT_TTL_MS, TaskRun};
 
 /// Tools whose last finished call is kept (the result pane shows a picked tool's own).
 const KEPT: usize = 32;
 
 /// One tool call and its clock.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Call {
     state: CallState,
     /// The last finished call of each tool called lately, the newest first.
@@ -18,6 +21,27 @@ pub struct Call {
     /// Running while the call is pending, unless it was played back from a recording.
     deadline: Option<Deadline>,
     progress: Option<Progress>,
+    /// The task the call runs as, once its server made one (kept after it ends, for its
+    /// history, until the next call).
+    task: Option<TaskRun>,
+    /// Tools the person runs as tasks where they may (the "Run as task" switch, `--task`).
+    as_task: HashSet<String>,
+    /// The time to live a task is asked for.
+    task_ttl_ms: f64,
+}
+
+impl Default for Call {
+    fn default() -> Self {
+        Self {
+            state: CallState::default(),
+            last: Vec::new(),
+            deadline: None,
+            progress: None,
+            task: None,
+            as_task: HashSet::new(),
+            task_ttl_ms: DEFAULT_TTL_MS,
+        }
+    }
 }
 
 impl Call {
@@ -61,10 +85,48 @@ impl Call {
         self.deadline.as_ref().filter(|d| !d.is_paused()).map(Deadline::due_ms)
     }
 
+    /// The task of the pending (or last) call, if it became one.
+    pub fn task(&self) -> Option<&TaskRun> {
+        self.task.as_ref()
+    }
+
+    pub(super) fn task_mut(&mut self) -> Option<&mut TaskRun> {
+        self.task.as_mut()
+    }
+
+    /// The server made a task of the pending call: the request's clock stops (a task
+    /// answers to its time to live instead).
+    pub(super) fn became_task(&mut self, run: TaskRun) {
+        self.deadline = None;
+        self.task = Some(run);
+    }
+
+    /// Whether the person runs `tool` as a task where it may.
+    pub fn wants_task(&self, tool: &str) -> bool {
+        self.as_task.contains(tool)
+    }
+
+    pub(super) fn set_wants_task(&mut self, tool: &str, on: bool) {
+        if on {
+            self.as_task.insert(tool.to_owned());
+        } else {
+            self.as_task.remove(tool);
+        }
+    }
+
+    pub fn task_ttl_ms(&self) -> f64 {
+        self.task_ttl_ms
+    }
+
+    pub(super) fn set_task_ttl_ms(&mut self, ttl_ms: f64) {
+        self.task_ttl_ms = ttl_ms;
+    }
+
     /// A call of `tool` was sent as `id`; `limits` start its clock (standing still from the
     /// start when `paused`: the server already waits on a person), `None` runs none.
     pub(super) fn start(&mut self, id: Id, tool: String, limits: Option<CallLimits>, paused: bool, now_ms: f64) {
         self.progress = None;
+        self.task = None;
         self.deadline = limits.map(|l| {
             let mut d = Deadline::new(now_ms, l.timeout_ms, l.max_total_ms);
             if paused {

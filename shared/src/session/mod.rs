@@ -9,9 +9,11 @@ mod call;
 mod events;
 mod record;
 mod state;
+mod tasks;
 #[cfg(test)]
 mod tests;
 mod updates;
+mod views;
 
 use std::collections::HashMap;
 
@@ -258,12 +260,8 @@ impl Session {
     /// When [`tick`](Self::tick) should next run: the pending call's deadline, or when
     /// `server/discover` is given up on.
     pub fn next_deadline_ms(&self) -> Option<f64> {
-        let call = self.call.due_ms();
         let discover = self.discover_due.filter(|_| self.client.is_discovering());
-        match (call, discover) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [self.call.due_ms(), discover, self.task_wake_ms()].into_iter().flatten().reduce(f64::min)
     }
 
     // ---- actions ----
@@ -337,7 +335,10 @@ impl Session {
         if self.conn != ConnState::Connected {
             return Err(Refused::NotConnected);
         }
-        let (id, frame) = self.client.call_tool(tool, arguments);
+        let (id, frame) = match self.runs_as_task(tool) {
+            true => self.client.call_tool_as_task(tool, arguments, self.call.task_ttl_ms()),
+            false => self.client.call_tool(tool, arguments),
+        };
         self.call.start(id.clone(), tool.to_owned(), Some(limits), !self.asks.is_empty(), now_ms);
         self.changed.call = true;
         self.send_frame(frame);
@@ -347,6 +348,9 @@ impl Session {
     /// Gives up on the pending call: `notifications/cancelled` to the server, and the
     /// `cancelled` state. Its answer, should it come, shows in the timeline only.
     pub fn cancel_call(&mut self) {
+        if self.cancel_task() {
+            return;
+        }
         let reason = "cancelled by the user";
         if let Some(tool) = self.give_up(reason) {
             self.set_call(CallState::Cancelled { tool, reason: reason.into() });
@@ -363,6 +367,7 @@ impl Session {
                 self.apply(handled, None, now_ms);
             }
         }
+        self.tick_task(now_ms);
         let Some(expiry) = self.call.expired(now_ms) else { return };
         let (after_ms, reason) = match expiry {
             Expiry::Silent { after_ms } => {
@@ -383,36 +388,6 @@ impl Session {
         self.reads.insert(uri.to_owned(), ReadState::Loading);
         self.changed.reads = true;
         self.send_frame(frame);
-    }
-
-    /// Carries a request of an App's view (its id `view_id`) to the server; the answer
-    /// comes back in [`take_view_answers`](Self::take_view_answers). Refused when not connected.
-    pub fn view_request(&mut self, view_id: Id, request: &crate::apps::ViewRequest) -> Result<(), Refused> {
-        if !self.conn.is_live() || self.playback {
-            return Err(Refused::NotConnected);
-        }
-        let (method, params) = request.method_params();
-        let (id, frame) = self.client.view_request(method, params);
-        self.for_view.insert(id, view_id);
-        self.send_frame(frame);
-        Ok(())
-    }
-
-    /// A message of the bridge to an App's view, for the timeline's App lane (`to_view`: the
-    /// host sent it); `at_ms` on the relay's clock (ms since the epoch).
-    pub fn view_message(&mut self, to_view: bool, frame: &Value, at_ms: f64) {
-        self.view_frame(to_view, frame.to_string(), at_ms);
-    }
-
-    /// The same, from its text (a recording's App lane, played back as it was written).
-    pub fn view_frame(&mut self, to_view: bool, frame: String, at_ms: f64) {
-        self.timeline.push_view(to_view, at_ms, frame);
-        self.changed.rows = true;
-    }
-
-    /// The server's answers to the view's requests since the last look, by the view's ids.
-    pub fn take_view_answers(&mut self) -> Vec<(Id, Result<Value, Value>)> {
-        std::mem::take(&mut self.view_answers)
     }
 
     /// Something to tell the person that is not a protocol matter.

@@ -3,10 +3,9 @@
 //! format of [`crate::recording`]. The timeline already holds every row, so capturing costs
 //! nothing; the file is written when asked for.
 
-use crate::jsonrpc::{Classified, Id};
 use crate::recording::{self, Entry, Header, Recorder};
 use crate::relay::{Direction, RelayEvent, Target};
-use crate::timeline::{Row, RowDirection, RowKind, VIEW_LOOKBACK};
+use crate::timeline::{Row, RowDirection, RowKind};
 
 use super::Session;
 
@@ -64,40 +63,6 @@ impl Session {
     /// Remembers what the session connects to, for a recording's header.
     pub(super) fn remember_target(&mut self, target: &Target) {
         self.target = Some(target.clone());
-    }
-}
-
-impl Session {
-    /// Playback: the view's id when a recorded request of ours was sent for an App's view,
-    /// that is, when the App lane holds an unanswered request of the view with the same
-    /// method and params, not yet matched to another (the host sends it straight on).
-    pub(super) fn recorded_view_request(&self, value: &serde_json::Value, c: &Classified) -> Option<Id> {
-        let method = c.method.as_deref().filter(|m| matches!(*m, "tools/call" | "resources/read"))?;
-        c.id.as_ref()?;
-        self.timeline
-            .rows()
-            .iter()
-            .rev()
-            .take(VIEW_LOOKBACK)
-            .filter(|r| {
-                r.direction == RowDirection::FromView
-                    && r.kind == RowKind::Request
-                    && r.partner.is_none()
-                    && r.method.as_deref() == Some(method)
-            })
-            .filter_map(|r| Some((r.id.clone()?, serde_json::from_str::<serde_json::Value>(&r.raw).ok()?)))
-            .find(|(id, v)| v.get("params") == value.get("params") && !self.for_view.values().any(|w| w == id))
-            .map(|(id, _)| id)
-    }
-
-    /// Playback: a recorded request sent for the view `view_id`, labelled so; the result
-    /// pane's call is not the view's.
-    pub(super) fn observe_for_view(&mut self, c: &Classified, seq: usize, view_id: Id) {
-        self.client.observe_for_view(c);
-        if let Some(id) = c.id.clone() {
-            self.for_view.insert(id, view_id.clone());
-        }
-        self.timeline.note_for_view(seq, &view_id);
     }
 }
 

@@ -46,6 +46,8 @@ pub struct ServerInfo {
     pub negotiated: Option<Negotiated>,
     pub capabilities: Vec<String>,
     pub instructions: Option<String>,
+    /// Whether it takes `tools/call` as a task (`tasks.requests.tools.call`).
+    pub tool_tasks: bool,
 }
 
 impl ServerInfo {
@@ -58,6 +60,7 @@ impl ServerInfo {
             negotiated: None,
             capabilities: result.capabilities.keys().cloned().collect(),
             instructions: result.instructions.clone(),
+            tool_tasks: crate::tasks::server_runs_tool_tasks(&result.capabilities),
         }
     }
 
@@ -103,6 +106,12 @@ pub enum CallState {
         tool: String,
         after_ms: f64,
     },
+    /// The call's task ended with no outcome: it outlived its time to live, or its server
+    /// lost it.
+    TaskLost {
+        tool: String,
+        message: String,
+    },
 }
 
 impl CallState {
@@ -114,7 +123,8 @@ impl CallState {
             | CallState::Done { tool, .. }
             | CallState::TransportError { tool, .. }
             | CallState::Cancelled { tool, .. }
-            | CallState::Timeout { tool, .. } => Some(tool),
+            | CallState::Timeout { tool, .. }
+            | CallState::TaskLost { tool, .. } => Some(tool),
         }
     }
 
@@ -134,6 +144,7 @@ impl CallState {
             CallState::TransportError { .. } => "transport-error",
             CallState::Cancelled { .. } => "cancelled",
             CallState::Timeout { .. } => "timeout",
+            CallState::TaskLost { .. } => "task-lost",
         }
     }
 

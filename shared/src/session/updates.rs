@@ -105,6 +105,12 @@ impl Session {
                 let why = reason.map(|r| format!(": {r}")).unwrap_or_default();
                 self.notice(format!("the server withdrew its request #{id}{why}"));
             }
+            Update::TaskCreated { .. }
+            | Update::TaskStatus { .. }
+            | Update::TaskPollFailed { .. }
+            | Update::TaskOutcome { .. }
+            | Update::TaskFetchFailed { .. }
+            | Update::TaskCancelRefused { .. } => self.on_task_update(update, now_ms),
             Update::ForView { id, outcome } => {
                 // Played back, the answer is the recording's, already in the App lane.
                 if let Some(view_id) = self.for_view.remove(&id).filter(|_| !self.playback) {

@@ -7,7 +7,10 @@ mod json_tree;
 mod markdown;
 mod media;
 mod structured;
+mod task;
 mod text;
+
+use task::TaskStatusLine;
 
 use leptos::prelude::*;
 use serde_json::Value;
@@ -60,25 +63,44 @@ pub fn ResultPane() -> impl IntoView {
         let state = call.as_str();
         let body = match call {
             CallState::Idle => return None,
-            CallState::Pending { tool, .. } => view! {
-                <div class="result-head">
-                    <h3>"Calling " <span class="mono">{tool}</span> "…"</h3>
-                    <span class="spinner"></span>
-                    <button class="button small danger-outline" data-testid="cancel-button" title="Send notifications/cancelled"
-                        on:click=move |_| store.cancel_call()>"Cancel"</button>
-                </div>
-                <ProgressBar />
+            CallState::Pending { tool, .. } => {
+                let is_task = store.calls.task.with(|t| t.is_some());
+                let cancelling = store.calls.task.with(|t| t.as_ref().is_some_and(|t| t.is_cancelling()));
+                let how = if is_task { "Send tasks/cancel" } else { "Send notifications/cancelled" };
+                view! {
+                    <div class="result-head">
+                        <h3>"Calling " <span class="mono">{tool.clone()}</span> "…"</h3>
+                        <span class="spinner"></span>
+                        <button class="button small danger-outline" data-testid="cancel-button" title=how
+                            prop:disabled=cancelling on:click=move |_| store.cancel_call()>
+                            {if cancelling { "Cancelling…" } else { "Cancel" }}
+                        </button>
+                    </div>
+                    <TaskStatusLine tool />
+                    <ProgressBar />
+                }
+                .into_any()
             }
-            .into_any(),
-            CallState::Cancelled { tool, reason } => view! {
-                <div class="result-head"><h3>"Call of " <span class="mono">{tool}</span></h3><span class="state-badge">"cancelled"</span></div>
-                <p class="hint">{reason} ". A response that still arrives is shown in the timeline only."</p>
+            CallState::Cancelled { tool, reason } => {
+                let is_task = store.calls.task.with(|t| t.as_ref().is_some_and(|t| t.tool == tool));
+                let after = if is_task { "" } else { ". A response that still arrives is shown in the timeline only." };
+                view! {
+                    <div class="result-head"><h3>"Call of " <span class="mono">{tool.clone()}</span></h3><span class="state-badge">"cancelled"</span></div>
+                    <p class="hint">{reason} {after}</p>
+                    <TaskStatusLine tool />
+                }
+                .into_any()
             }
-            .into_any(),
             CallState::Timeout { tool, after_ms } => view! {
                 <div class="result-head"><h3>"Call of " <span class="mono">{tool}</span></h3><span class="state-badge">"timeout"</span></div>
                 <p class="error-text">{format!("No result after {:.1} s: the playground sent notifications/cancelled. ", after_ms / 1000.0)}
                     "Raise the timeout next to the Call button for slow tools."</p>
+            }
+            .into_any(),
+            CallState::TaskLost { tool, message } => view! {
+                <div class="result-head"><h3>"Call of " <span class="mono">{tool.clone()}</span></h3><span class="state-badge">"task lost"</span></div>
+                <p class="error-text">{message}</p>
+                <TaskStatusLine tool />
             }
             .into_any(),
             CallState::TransportError { tool, message } => view! {
@@ -102,12 +124,13 @@ pub fn ResultPane() -> impl IntoView {
                 let raw_for_copy = raw.clone();
                 view! {
                     <div class="result-head">
-                        <h3>"Result of " <span class="mono">{tool}</span></h3>
+                        <h3>"Result of " <span class="mono">{tool.clone()}</span></h3>
                         <span class="state-badge">{label}</span>
                         <span class="duration" title="Round trip measured at the relay">{took}</span>
                         <button class="button small ghost" data-testid="copy-result" title="Copy the JSON-RPC response"
                             on:click=move |_| download::copy(&raw_for_copy.to_string())>"Copy JSON"</button>
                     </div>
+                    <TaskStatusLine tool />
                     {inner}
                     <RawResponse raw />
                 }

@@ -1,0 +1,156 @@
+//! The pending call as a task (2025-11-25): sent as one when its tool, its server and the
+//! person agree; then polled at the server's pace (`tasks/get`), its outcome fetched with
+//! `tasks/result`, cancelled with `tasks/cancel`, and given up on when its time to live
+//! runs out. Played back, the recorded requests stand for all of it and nothing is sent.
+
+use super::{CallState, Session, Update};
+use crate::client::TaskRequest;
+use crate::tasks::{self, TaskRun, TaskStatus, TaskStep};
+
+impl Session {
+    /// Runs `tool` as a task where it may (its "Run as task" switch), or not.
+    pub fn set_run_as_task(&mut self, tool: &str, on: bool) {
+        self.call.set_wants_task(tool, on);
+        self.changed.call = true;
+    }
+
+    /// The time to live tasks are asked for, in milliseconds.
+    pub fn set_task_ttl_ms(&mut self, ttl_ms: f64) {
+        self.call.set_task_ttl_ms(ttl_ms.max(1000.0));
+    }
+
+    /// The task of the pending (or last) call, if it became one.
+    pub fn task(&self) -> Option<&TaskRun> {
+        self.call.task()
+    }
+
+    /// Whether a call of `tool` goes as a task now.
+    pub fn runs_as_task(&self, tool: &str) -> bool {
+        let server_runs = self.server.as_ref().is_some_and(|s| s.tool_tasks);
+        self.tool(tool).is_some_and(|t| tasks::call_as_task(t, server_runs, self.call.wants_task(tool)))
+    }
+
+    /// When the task wants its next poll; `None` while it cannot (ended, a poll out, a
+    /// person answering its question) or when no task runs. Its time to live counts too.
+    pub(super) fn task_wake_ms(&self) -> Option<f64> {
+        let run = self.call.task().filter(|_| self.call.pending().is_some() && !self.playback)?;
+        let poll = run.wake_ms(!self.asks.is_empty());
+        let ttl_end = run.info.ttl_ms.map(|ttl| run.created_ms + ttl).filter(|_| !run.is_ended());
+        [poll, ttl_end].into_iter().flatten().reduce(f64::min)
+    }
+
+    /// The clock moved: a poll that is due goes out; a task past its time to live is lost.
+    pub(super) fn tick_task(&mut self, now_ms: f64) {
+        if self.playback || self.call.pending().is_none() {
+            return;
+        }
+        let asking = !self.asks.is_empty();
+        let Some(run) = self.call.task_mut() else { return };
+        if run.expired(now_ms) {
+            let message = match run.info.ttl_ms {
+                Some(ttl) => format!("the task outlived its time to live ({:.0} s) without ending", ttl / 1000.0),
+                None => "the task outlived its time to live".to_owned(),
+            };
+            let tool = run.tool.clone();
+            return self.set_call(CallState::TaskLost { tool, message });
+        }
+        if let Some(step) = run.due(now_ms, asking) {
+            let task_id = run.info.task_id.clone();
+            self.send_task_step(step, task_id);
+        }
+    }
+
+    /// The person cancels the pending call: a task gets `tasks/cancel`, and stays pending
+    /// until the server answers. False when the call is no task (yet).
+    pub(super) fn cancel_task(&mut self) -> bool {
+        let Some(run) = self.call.task_mut().filter(|r| !r.is_ended()) else { return false };
+        if run.start_cancel() {
+            let task_id = run.info.task_id.clone();
+            let frame = self.client.task_request(TaskRequest::Cancel(task_id));
+            self.send_frame(frame);
+            self.changed.call = true;
+        }
+        true
+    }
+
+    pub(super) fn on_task_update(&mut self, update: Update, now_ms: f64) {
+        match update {
+            Update::TaskCreated { id, task } => {
+                let Some(tool) = self.call.tool_of(&id).map(str::to_owned) else { return };
+                let (run, step) = TaskRun::new(&tool, task, now_ms);
+                let task_id = run.info.task_id.clone();
+                self.call.became_task(run);
+                self.changed.call = true;
+                self.after_status(step, task_id);
+            }
+            Update::TaskStatus { task, polled } => {
+                let Some(run) = self.call.task_mut().filter(|r| r.info.task_id == task.task_id) else { return };
+                let step = run.on_status(task, now_ms);
+                if polled {
+                    run.poll_answered(now_ms);
+                }
+                let task_id = run.info.task_id.clone();
+                self.changed.call = true;
+                self.after_status(step, task_id);
+            }
+            Update::TaskPollFailed { task_id, message } => {
+                let Some(run) = self.call.task_mut().filter(|r| r.info.task_id == task_id) else { return };
+                run.poll_answered(now_ms);
+                let tool = run.tool.clone();
+                if self.call.pending().is_some() {
+                    let message = format!("the server no longer knows the task {task_id}: {message}");
+                    self.set_call(CallState::TaskLost { tool, message });
+                }
+            }
+            Update::TaskFetchFailed { task_id } => {
+                if let Some(run) = self.call.task_mut().filter(|r| r.info.task_id == task_id) {
+                    run.fetch_failed();
+                }
+            }
+            Update::TaskCancelRefused { task_id, message } => {
+                let Some(run) = self.call.task_mut().filter(|r| r.info.task_id == task_id) else { return };
+                run.cancel_answered();
+                // The race: it ended while the cancel was on its way; its outcome comes.
+                self.notice(format!("the task {task_id} could not be cancelled: {message}"));
+            }
+            Update::TaskOutcome { task_id, outcome } => {
+                let Some(run) = self.call.task().filter(|r| r.info.task_id == task_id) else { return };
+                let Some((id, _)) = self.call.pending() else { return };
+                let id = id.clone();
+                let took = Some(now_ms - run.created_ms).filter(|d| *d >= 0.0 && !self.playback);
+                self.update(Update::CallDone { id, outcome }, took, now_ms);
+            }
+            _ => {}
+        }
+    }
+
+    /// What a new status of the task asks for: its outcome, or the end of a cancelled call.
+    fn after_status(&mut self, step: Option<TaskStep>, task_id: String) {
+        let Some(run) = self.call.task() else { return };
+        if run.status() == TaskStatus::Cancelled && self.call.pending().is_some() {
+            let by_person = run.is_cancelling();
+            let said = run.info.status_message.clone().map(|m| format!(": {m}")).unwrap_or_default();
+            let who = if by_person { "cancelled by the user" } else { "the server cancelled the task" };
+            let (tool, reason) = (run.tool.clone(), format!("{who}{said}"));
+            if let Some(run) = self.call.task_mut() {
+                run.cancel_answered();
+            }
+            return self.set_call(CallState::Cancelled { tool, reason });
+        }
+        if let Some(step) = step {
+            self.send_task_step(step, task_id);
+        }
+    }
+
+    fn send_task_step(&mut self, step: TaskStep, task_id: String) {
+        if self.playback {
+            return;
+        }
+        let request = match step {
+            TaskStep::Poll => TaskRequest::Get(task_id),
+            TaskStep::FetchResult => TaskRequest::Result(task_id),
+        };
+        let frame = self.client.task_request(request);
+        self.send_frame(frame);
+    }
+}
