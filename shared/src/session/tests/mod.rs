@@ -77,14 +77,19 @@ impl Harness {
 
     /// Connects to a server with these tools (one page).
     fn connected(tools: serde_json::Value) -> Self {
+        Self::connected_with(json!({"tools": {"listChanged": true}}), tools)
+    }
+
+    /// Connects to a server of these capabilities with these tools (one page).
+    fn connected_with(capabilities: serde_json::Value, tools: serde_json::Value) -> Self {
         let mut h = Self::new();
         h.s.connect_with(Target::Demo, crate::session::tests_pin(), true);
         h.flush();
         h.event(RelayEvent::Spawned { pid: Some(7), command: "demo".into(), args: vec![] });
         h.flush();
-        h.server_says(
-            r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"s","version":"1"}}}"#,
-        );
+        let init = json!({"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-06-18",
+            "capabilities": capabilities, "serverInfo": {"name": "s", "version": "1"}}});
+        h.server_says(&init.to_string());
         h.flush();
         h.server_says(&json!({"jsonrpc":"2.0","id":2,"result":{"tools": tools}}).to_string());
         h.flush();
@@ -586,3 +591,4 @@ mod auth;
 mod playback;
 mod protocol;
 mod stateless;
+mod tasks;

@@ -1,0 +1,192 @@
+//! A call as a task (2025-11-25), driven as the relay would: created, polled at the
+//! server's pace, its outcome fetched, cancelled, lost to its TTL, and played back.
+
+use serde_json::{Value, json};
+
+use super::*;
+
+fn task_server() -> Value {
+    json!({"tools": {}, "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}})
+}
+
+fn task_tools() -> Value {
+    json!([
+        {"name": "research", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "required"}},
+        {"name": "maybe", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "optional"}},
+        {"name": "plain", "inputSchema": {"type": "object"}}
+    ])
+}
+
+fn task(status: &str, message: &str) -> Value {
+    json!({"taskId": "t-1", "status": status, "statusMessage": message, "createdAt": "2026-11-24T10:00:00Z",
+        "lastUpdatedAt": "2026-11-24T10:00:00Z", "ttl": 60000, "pollInterval": 500})
+}
+
+fn frame(f: &str) -> Value {
+    serde_json::from_str(f).unwrap()
+}
+
+/// A task server, and a call of `research` answered with its task; when it was created.
+fn created() -> (Harness, f64) {
+    let mut h = Harness::connected_with(task_server(), task_tools());
+    let id = h.s.call_tool("research", json!({"q": 1}), LIMITS, h.at).unwrap();
+    let (frames, ..) = h.flush();
+    let sent = frame(&frames[0]);
+    assert_eq!(sent["params"]["task"], json!({"ttl": 300000}), "the default TTL is asked for");
+    h.server_says(
+        &json!({"jsonrpc": "2.0", "id": sent["id"], "result": {"task": task("working", "Starting")}}).to_string(),
+    );
+    assert!(h.s.call().tool() == Some("research") && h.s.call_arguments().is_some() && id == Id::Number(3));
+    let at = h.at;
+    (h, at)
+}
+
+#[test]
+fn a_task_is_polled_at_its_pace_and_its_outcome_ends_the_call() {
+    let (mut h, born) = created();
+    assert!(h.s.call().is_pending());
+    let run = h.s.task().unwrap();
+    assert_eq!((run.info.task_id.as_str(), run.history.len()), ("t-1", 1));
+    // No request timeout for a task: the call lives past the limits of its request.
+    h.s.tick(born + LIMITS.max_total_ms * 2.0);
+    assert!(h.s.call().is_pending(), "{:?}", h.s.call());
+    let (frames, ..) = h.flush();
+    let poll = frame(&frames[0]);
+    assert_eq!((poll["method"].as_str(), poll["params"]["taskId"].as_str()), (Some("tasks/get"), Some("t-1")));
+    assert_eq!(h.s.next_deadline_ms(), Some(born + 60_000.0), "while a poll is out, only the TTL is waited for");
+    h.server_says(&json!({"jsonrpc": "2.0", "id": poll["id"], "result": task("working", "Analyzing")}).to_string());
+    let (frames, ..) = h.flush();
+    assert!(frames.is_empty(), "the next poll waits its interval");
+    let due = h.s.next_deadline_ms().unwrap();
+    assert_eq!(due, h.at + 500.0);
+    h.s.tick(due);
+    let (frames, ..) = h.flush();
+    let poll = frame(&frames[0]);
+    h.server_says(&json!({"jsonrpc": "2.0", "id": poll["id"], "result": task("completed", "Done")}).to_string());
+    let (frames, ..) = h.flush();
+    let fetch = frame(&frames[0]);
+    assert_eq!(fetch["method"], "tasks/result");
+    let outcome = json!({"content": [{"type": "text", "text": "report"}],
+        "_meta": {"io.modelcontextprotocol/related-task": {"taskId": "t-1"}}});
+    h.server_says(&json!({"jsonrpc": "2.0", "id": fetch["id"], "result": outcome}).to_string());
+    assert_eq!(h.s.call().as_str(), "ok");
+    let seen: Vec<&str> = h.s.task().unwrap().history.iter().map(|c| c.status.as_str()).collect();
+    assert_eq!(seen, ["working", "working", "completed"]);
+    h.s.tick(1e12);
+    assert!(h.flush().0.is_empty(), "an ended task is not polled");
+}
+
+#[test]
+fn a_task_waiting_for_input_fetches_its_questions_and_polling_waits_for_the_person() {
+    let (mut h, born) = created();
+    let due = h.s.next_deadline_ms().unwrap();
+    h.s.tick(due);
+    let (frames, ..) = h.flush();
+    let poll = frame(&frames[0]);
+    h.server_says(
+        &json!({"jsonrpc": "2.0", "id": poll["id"], "result": task("input_required", "Which one?")}).to_string(),
+    );
+    let (frames, ..) = h.flush();
+    assert_eq!(frame(&frames[0])["method"], "tasks/result", "the questions come with it");
+    // The server asks, tied to its task; polling stands still until the person answers.
+    h.server_says(
+        &json!({"jsonrpc": "2.0", "id": 77, "method": "elicitation/create", "params": {"message": "Which?",
+            "requestedSchema": {"type": "object", "properties": {}},
+            "_meta": {"io.modelcontextprotocol/related-task": {"taskId": "t-1"}}}})
+        .to_string(),
+    );
+    assert_eq!(h.s.asks().len(), 1);
+    h.s.tick(h.at + 10_000.0);
+    assert!(h.flush().0.is_empty(), "no poll while the person answers");
+    assert_eq!(h.s.next_deadline_ms(), Some(born + 60_000.0), "only its TTL counts meanwhile");
+}
+
+#[test]
+fn a_cancelled_task_sends_tasks_cancel_and_ends_with_the_servers_word() {
+    let (mut h, _) = created();
+    h.s.cancel_call();
+    let (frames, ..) = h.flush();
+    assert_eq!(frames.len(), 1, "{frames:?}");
+    let cancel = frame(&frames[0]);
+    assert_eq!((cancel["method"].as_str(), cancel["params"]["taskId"].as_str()), (Some("tasks/cancel"), Some("t-1")));
+    assert!(h.s.call().is_pending(), "until the server answers");
+    h.s.cancel_call();
+    assert!(h.flush().0.is_empty(), "one cancel at a time");
+    h.server_says(
+        &json!({"jsonrpc": "2.0", "id": cancel["id"], "result": task("cancelled", "Stopped by request")}).to_string(),
+    );
+    assert_eq!(
+        h.s.call(),
+        &CallState::Cancelled { tool: "research".into(), reason: "cancelled by the user: Stopped by request".into() }
+    );
+}
+
+#[test]
+fn a_task_that_completes_while_its_cancel_is_on_the_way_shows_its_outcome() {
+    let (mut h, _) = created();
+    h.s.cancel_call();
+    let cancel = frame(&h.flush().0[0]);
+    h.server_says(
+        &json!({"jsonrpc": "2.0", "method": "notifications/tasks/status", "params": task("completed", "Done")})
+            .to_string(),
+    );
+    let fetch = frame(&h.flush().0[0]);
+    assert_eq!(fetch["method"], "tasks/result");
+    h.server_says(
+        &json!({"jsonrpc": "2.0", "id": cancel["id"], "error": {"code": -32602, "message": "Task already completed"}})
+            .to_string(),
+    );
+    assert!(
+        h.s.notices().iter().any(|n| n.contains("could not be cancelled: Task already completed")),
+        "{:?}",
+        h.s.notices()
+    );
+    h.server_says(&json!({"jsonrpc": "2.0", "id": fetch["id"], "result": {"content": []}}).to_string());
+    assert_eq!(h.s.call().as_str(), "ok");
+}
+
+#[test]
+fn a_task_past_its_ttl_is_lost_and_a_task_nobody_asked_for_is_a_protocol_error() {
+    let (mut h, born) = created();
+    h.s.tick(born + 60_000.0);
+    assert!(
+        matches!(h.s.call(), CallState::TaskLost { message, .. } if message.contains("time to live (60 s)")),
+        "{:?}",
+        h.s.call()
+    );
+    // A plain tool, answered with a task anyway.
+    let mut h = Harness::connected_with(task_server(), task_tools());
+    h.s.call_tool("plain", json!({}), LIMITS, h.at).unwrap();
+    let sent = frame(&h.flush().0[0]);
+    assert!(sent["params"].get("task").is_none(), "no task for a tool that forbids it");
+    h.server_says(&json!({"jsonrpc": "2.0", "id": sent["id"], "result": {"task": task("working", "")}}).to_string());
+    assert_eq!(h.s.call().as_str(), "protocol-error");
+    // An optional tool goes as a task when the person says so; never to a server without tasks.
+    h.s.set_run_as_task("maybe", true);
+    assert!(h.s.runs_as_task("maybe") && !h.s.runs_as_task("plain"));
+    let h = Harness::connected(task_tools());
+    assert!(!h.s.runs_as_task("research"), "the server takes no tasks");
+}
+
+#[test]
+fn a_recorded_task_plays_back_its_statuses_in_order_and_sends_nothing() {
+    let (mut h, _) = created();
+    for (status, message) in [("working", "Analyzing"), ("completed", "Done")] {
+        let due = h.s.next_deadline_ms().unwrap();
+        h.s.tick(due);
+        let poll = frame(&h.flush().0[0]);
+        h.server_says(&json!({"jsonrpc": "2.0", "id": poll["id"], "result": task(status, message)}).to_string());
+    }
+    let fetch = frame(&h.flush().0[0]);
+    h.server_says(&json!({"jsonrpc": "2.0", "id": fetch["id"], "result": {"content": []}}).to_string());
+    let relay = h.s.relay().cloned().unwrap();
+    let mut p = Session::for_playback("1", relay);
+    for m in h.fed.clone() {
+        p.receive(m, 0.0);
+        p.tick(1e12);
+    }
+    assert!(p.drain().send.is_empty(), "playback sends nothing");
+    assert_eq!(p.call().as_str(), "ok");
+    let seen: Vec<&str> = p.task().unwrap().history.iter().map(|c| c.message.as_deref().unwrap_or("")).collect();
+    assert_eq!(seen, ["Starting", "Analyzing", "Done"]);
+}
