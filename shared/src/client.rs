@@ -79,6 +79,8 @@ pub enum Update {
     TaskFetchFailed { task_id: String },
     /// `tasks/cancel` was refused (the task had ended, or is unknown).
     TaskCancelRefused { task_id: String, message: String },
+    /// A page of `tasks/list`, or why it failed.
+    TasksListed { tasks: Result<Vec<crate::tasks::TaskInfo>, String>, next_cursor: Option<String> },
 }
 
 /// How a `tools/call` ended.
@@ -356,8 +358,10 @@ impl McpClient {
                 Purpose::ListTools(self.listing)
             }
             Some("tools/call") => Purpose::CallTool { task: value["params"].get("task").is_some() },
-            Some(method @ ("tasks/get" | "tasks/result" | "tasks/cancel")) => {
-                match TaskRequest::of(method, value["params"]["taskId"].as_str().unwrap_or_default()) {
+            Some(method @ ("tasks/get" | "tasks/result" | "tasks/cancel" | "tasks/list")) => {
+                let p = &value["params"];
+                let key = p["taskId"].as_str().or_else(|| p["cursor"].as_str()).unwrap_or_default();
+                match TaskRequest::of(method, key) {
                     Some(request) => Purpose::Task(request),
                     None => Purpose::Other,
                 }

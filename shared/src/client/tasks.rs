@@ -19,6 +19,8 @@ pub enum TaskRequest {
     Result(String),
     /// `tasks/cancel`
     Cancel(String),
+    /// `tasks/list` from this cursor (the first page without one).
+    List(Option<String>),
 }
 
 impl TaskRequest {
@@ -29,6 +31,7 @@ impl TaskRequest {
             "tasks/get" => TaskRequest::Get(id),
             "tasks/result" => TaskRequest::Result(id),
             "tasks/cancel" => TaskRequest::Cancel(id),
+            "tasks/list" => TaskRequest::List((!id.is_empty()).then_some(id)),
             _ => return None,
         })
     }
@@ -38,12 +41,15 @@ impl TaskRequest {
             TaskRequest::Get(_) => "tasks/get",
             TaskRequest::Result(_) => "tasks/result",
             TaskRequest::Cancel(_) => "tasks/cancel",
+            TaskRequest::List(_) => "tasks/list",
         }
     }
 
+    /// The task it is about; the cursor of a listing (empty for its first page).
     pub fn task_id(&self) -> &str {
         match self {
             TaskRequest::Get(id) | TaskRequest::Result(id) | TaskRequest::Cancel(id) => id,
+            TaskRequest::List(cursor) => cursor.as_deref().unwrap_or_default(),
         }
     }
 }
@@ -62,7 +68,11 @@ impl McpClient {
 
     /// The request `request` as a frame.
     pub fn task_request(&mut self, request: TaskRequest) -> String {
-        let params = json!({"taskId": request.task_id()});
+        let params = match &request {
+            TaskRequest::List(None) => json!({}),
+            TaskRequest::List(Some(cursor)) => json!({"cursor": cursor}),
+            other => json!({"taskId": other.task_id()}),
+        };
         let method = request.method();
         self.request(Purpose::Task(request), method, Some(params)).1
     }
@@ -77,6 +87,16 @@ impl McpClient {
         let task_id = request.task_id().to_owned();
         let said = |e: &ErrorObject| format!("{} ({})", e.message, e.code);
         let update = match (request, error) {
+            (TaskRequest::List(_), Some(e)) => Update::TasksListed { tasks: Err(said(&e)), next_cursor: None },
+            (TaskRequest::List(_), None) => {
+                let result = &value["result"];
+                let tasks = match result.get("tasks").and_then(Value::as_array) {
+                    Some(list) => list.iter().map(TaskInfo::read).collect::<Result<Vec<_>, _>>(),
+                    None => Err("a tasks/list result without tasks".to_owned()),
+                };
+                let next_cursor = result.get("nextCursor").and_then(Value::as_str).map(str::to_owned);
+                Update::TasksListed { tasks, next_cursor }
+            }
             (TaskRequest::Get(_), Some(e)) => Update::TaskPollFailed { task_id, message: said(&e) },
             (TaskRequest::Cancel(_), Some(e)) => Update::TaskCancelRefused { task_id, message: said(&e) },
             (request @ (TaskRequest::Get(_) | TaskRequest::Cancel(_)), None) => {

@@ -97,6 +97,8 @@ pub struct Session {
     list_facts: Option<ListFacts>,
     /// Where signing in to a remote server stands (none: it asked for no sign-in).
     auth: Option<AuthState>,
+    /// The tasks known of the connection.
+    book: crate::tasks::TaskBook,
 }
 
 impl Session {
@@ -133,6 +135,7 @@ impl Session {
             discover_due: None,
             list_facts: None,
             auth: None,
+            book: Default::default(),
         }
     }
 

@@ -48,6 +48,8 @@ pub struct ServerInfo {
     pub instructions: Option<String>,
     /// Whether it takes `tools/call` as a task (`tasks.requests.tools.call`).
     pub tool_tasks: bool,
+    /// Whether it lists its tasks (`tasks.list`).
+    pub task_list: bool,
 }
 
 impl ServerInfo {
@@ -61,6 +63,7 @@ impl ServerInfo {
             capabilities: result.capabilities.keys().cloned().collect(),
             instructions: result.instructions.clone(),
             tool_tasks: crate::tasks::server_runs_tool_tasks(&result.capabilities),
+            task_list: result.capabilities.get("tasks").and_then(|t| t.get("list")).is_some_and(|l| l.is_object()),
         }
     }
 
@@ -224,6 +227,8 @@ pub struct Changed {
     pub auth: bool,
     /// Answers for an App's view.
     pub view: bool,
+    /// The tasks known of the connection.
+    pub tasks: bool,
 }
 
 impl Changed {
@@ -241,6 +246,7 @@ impl Changed {
         asks: true,
         auth: true,
         view: true,
+        tasks: true,
     };
 
     pub fn any(&self) -> bool {
@@ -259,4 +265,6 @@ pub enum Refused {
     NoElicitation(crate::jsonrpc::Id),
     #[error("no sampling request #{0} is waiting for an answer")]
     NoSampling(crate::jsonrpc::Id),
+    #[error("{0}")]
+    Unsupported(&'static str),
 }

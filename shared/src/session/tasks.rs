@@ -3,9 +3,12 @@
 //! `tasks/result`, cancelled with `tasks/cancel`, and given up on when its time to live
 //! runs out. Played back, the recorded requests stand for all of it and nothing is sent.
 
-use super::{CallState, Session, Update};
+use super::{CallState, ConnState, Refused, Session, Update};
 use crate::client::TaskRequest;
-use crate::tasks::{self, TaskRun, TaskStatus, TaskStep};
+use crate::tasks::{self, TaskBook, TaskRun, TaskStatus, TaskStep};
+
+/// Pages of `tasks/list` followed at most.
+const MAX_LIST_PAGES: usize = 50;
 
 impl Session {
     /// Runs `tool` as a task where it may (its "Run as task" switch), or not.
@@ -73,10 +76,65 @@ impl Session {
         true
     }
 
+    /// The tasks known of the connection (its calls', and those `tasks/list` named).
+    pub fn task_book(&self) -> &TaskBook {
+        &self.book
+    }
+
+    /// Asks the server for its tasks (`tasks/list`, every page); refused when it lists none.
+    pub fn list_tasks(&mut self) -> Result<(), Refused> {
+        if self.conn != ConnState::Connected {
+            return Err(Refused::NotConnected);
+        }
+        if !self.server.as_ref().is_some_and(|s| s.task_list) {
+            return Err(Refused::Unsupported("the server does not list its tasks (no tasks.list capability)"));
+        }
+        if !self.book.listing {
+            self.book.listing = true;
+            self.book.pages = 0;
+            let frame = self.client.task_request(TaskRequest::List(None));
+            self.send_frame(frame);
+            self.changed.tasks = true;
+        }
+        Ok(())
+    }
+
+    /// Asks about any task of the connection: `tasks/get`, `tasks/result` or `tasks/cancel`.
+    /// The pending call's own task is cancelled with [`cancel_call`](Self::cancel_call).
+    pub fn ask_task(&mut self, request: TaskRequest) -> Result<(), Refused> {
+        if self.conn != ConnState::Connected {
+            return Err(Refused::NotConnected);
+        }
+        let frame = self.client.task_request(request);
+        self.send_frame(frame);
+        Ok(())
+    }
+
     pub(super) fn on_task_update(&mut self, update: Update, now_ms: f64) {
+        self.changed.tasks = true;
         match update {
+            Update::TasksListed { tasks, next_cursor } => {
+                match tasks {
+                    Ok(tasks) => {
+                        self.book.list_error = None;
+                        for t in tasks {
+                            self.book.seen(t, None, now_ms);
+                        }
+                    }
+                    Err(e) => self.book.list_error = Some(e),
+                }
+                self.book.pages += 1;
+                match next_cursor.filter(|_| self.book.pages < MAX_LIST_PAGES && self.book.list_error.is_none()) {
+                    Some(cursor) => {
+                        let frame = self.client.task_request(TaskRequest::List(Some(cursor)));
+                        self.send_frame(frame);
+                    }
+                    None => self.book.listing = false,
+                }
+            }
             Update::TaskCreated { id, task } => {
                 let Some(tool) = self.call.tool_of(&id).map(str::to_owned) else { return };
+                self.book.seen(task.clone(), Some(&tool), now_ms);
                 let (run, step) = TaskRun::new(&tool, task, now_ms);
                 let task_id = run.info.task_id.clone();
                 self.call.became_task(run);
@@ -84,6 +142,7 @@ impl Session {
                 self.after_status(step, task_id);
             }
             Update::TaskStatus { task, polled } => {
+                self.book.seen(task.clone(), None, now_ms);
                 let Some(run) = self.call.task_mut().filter(|r| r.info.task_id == task.task_id) else { return };
                 let step = run.on_status(task, now_ms);
                 if polled {
@@ -94,7 +153,9 @@ impl Session {
                 self.after_status(step, task_id);
             }
             Update::TaskPollFailed { task_id, message } => {
-                let Some(run) = self.call.task_mut().filter(|r| r.info.task_id == task_id) else { return };
+                let Some(run) = self.call.task_mut().filter(|r| r.info.task_id == task_id) else {
+                    return self.notice(format!("tasks/get of {task_id} failed: {message}"));
+                };
                 run.poll_answered(now_ms);
                 let tool = run.tool.clone();
                 if self.call.pending().is_some() {
@@ -108,12 +169,14 @@ impl Session {
                 }
             }
             Update::TaskCancelRefused { task_id, message } => {
-                let Some(run) = self.call.task_mut().filter(|r| r.info.task_id == task_id) else { return };
-                run.cancel_answered();
+                if let Some(run) = self.call.task_mut().filter(|r| r.info.task_id == task_id) {
+                    run.cancel_answered();
+                }
                 // The race: it ended while the cancel was on its way; its outcome comes.
                 self.notice(format!("the task {task_id} could not be cancelled: {message}"));
             }
             Update::TaskOutcome { task_id, outcome } => {
+                self.book.outcome(&task_id, outcome.clone());
                 let Some(run) = self.call.task().filter(|r| r.info.task_id == task_id) else { return };
                 let Some((id, _)) = self.call.pending() else { return };
                 let id = id.clone();

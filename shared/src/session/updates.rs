@@ -110,7 +110,8 @@ impl Session {
             | Update::TaskPollFailed { .. }
             | Update::TaskOutcome { .. }
             | Update::TaskFetchFailed { .. }
-            | Update::TaskCancelRefused { .. } => self.on_task_update(update, now_ms),
+            | Update::TaskCancelRefused { .. }
+            | Update::TasksListed { .. } => self.on_task_update(update, now_ms),
             Update::ForView { id, outcome } => {
                 // Played back, the answer is the recording's, already in the App lane.
                 if let Some(view_id) = self.for_view.remove(&id).filter(|_| !self.playback) {

@@ -3,8 +3,10 @@
 //! fetches the outcome with `tasks/result` (which also carries the server's questions while
 //! the task waits for input), and stops it with `tasks/cancel`. This module reads what a
 //! server says of tasks and decides when a call is one; `run.rs` is one task's life on the
-//! client (`TaskRun`: its statuses, its polling pace, its time to live), sans-IO.
+//! client (`TaskRun`: its statuses, its polling pace, its time to live), sans-IO;
+//! `book.rs` the tasks of a connection the client knows of (`TaskBook`).
 
+mod book;
 mod run;
 #[cfg(test)]
 mod tests;
@@ -13,6 +15,7 @@ use serde_json::{Map, Value, json};
 
 use crate::mcp::Tool;
 
+pub use book::{KnownTask, TaskBook};
 pub use run::{StatusChange, TaskRun, TaskStep};
 
 /// The time to live a call asks for when the person does not say: five minutes.

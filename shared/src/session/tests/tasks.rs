@@ -190,3 +190,36 @@ fn a_recorded_task_plays_back_its_statuses_in_order_and_sends_nothing() {
     let seen: Vec<&str> = p.task().unwrap().history.iter().map(|c| c.message.as_deref().unwrap_or("")).collect();
     assert_eq!(seen, ["Starting", "Analyzing", "Done"]);
 }
+
+#[test]
+fn the_connections_tasks_are_listed_page_by_page_and_any_of_them_asked_about() {
+    let (mut h, _) = created();
+    h.flush();
+    h.s.list_tasks().unwrap();
+    let list = frame(&h.flush().0[0]);
+    assert_eq!((list["method"].as_str(), &list["params"]), (Some("tasks/list"), &json!({})));
+    let mut other = task("completed", "Earlier");
+    other["taskId"] = json!("t-0");
+    h.server_says(
+        &json!({"jsonrpc": "2.0", "id": list["id"], "result": {"tasks": [other], "nextCursor": "p2"}}).to_string(),
+    );
+    let page2 = frame(&h.flush().0[0]);
+    assert_eq!(page2["params"]["cursor"], "p2");
+    assert!(h.s.task_book().listing);
+    h.server_says(
+        &json!({"jsonrpc": "2.0", "id": page2["id"], "result": {"tasks": [task("working", "Now")]}}).to_string(),
+    );
+    let book = h.s.task_book();
+    assert!(!book.listing && book.list_error.is_none());
+    let known: Vec<(&str, Option<&str>)> =
+        book.tasks().iter().map(|t| (t.info.task_id.as_str(), t.tool.as_deref())).collect();
+    assert_eq!(known, [("t-1", Some("research")), ("t-0", None)], "its own call's task keeps its tool");
+    // Another task's outcome is kept with it, and is not the pending call's.
+    h.s.ask_task(crate::client::TaskRequest::Result("t-0".into())).unwrap();
+    let fetch = frame(&h.flush().0[0]);
+    h.server_says(&json!({"jsonrpc": "2.0", "id": fetch["id"], "result": {"content": []}}).to_string());
+    assert!(h.s.task_book().get("t-0").unwrap().outcome.is_some());
+    assert!(h.s.call().is_pending());
+    let mut plain = Harness::connected(task_tools());
+    assert!(matches!(plain.s.list_tasks(), Err(Refused::Unsupported(_))));
+}
