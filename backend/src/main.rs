@@ -32,6 +32,8 @@ fn main() -> ExitCode {
         Some(Sub::DemoServer) => runtime.block_on(backend::demo::run_stdio()).map(|()| ExitCode::SUCCESS),
         Some(Sub::Tools(args)) => runtime.block_on(backend::headless::tools(args)),
         Some(Sub::Call(args)) => runtime.block_on(backend::headless::call(args)),
+        Some(Sub::Tasks(args)) => runtime.block_on(backend::headless::tasks(args)),
+        Some(Sub::Task(args)) => runtime.block_on(backend::headless::task(args)),
         Some(Sub::Replay(args)) => runtime.block_on(backend::headless::replay(args)),
         Some(Sub::Mock(args)) => runtime.block_on(backend::mock::run(args)),
         Some(Sub::Play(args)) => runtime.block_on(backend::launch::play(args, announce)).map(|()| ExitCode::SUCCESS),

@@ -36,6 +36,10 @@ pub enum Sub {
     Tools(ToolsArgs),
     /// Call one tool of a server, without a browser.
     Call(CallArgs),
+    /// List the tasks a server keeps (`tasks/list`).
+    Tasks(ToolsArgs),
+    /// Look at, fetch the outcome of, or cancel one task of a server.
+    Task(TaskArgs),
     /// Start the playground with a recording loaded, for the page to play back.
     Play(PlayArgs),
     /// Re-send a recording's requests to a live server and compare the answers (for CI):
@@ -125,6 +129,27 @@ pub struct ToolsArgs {
     pub out: Output,
     #[command(flatten)]
     pub server: ServerArgs,
+}
+
+/// `mcp-playground task get|result|cancel ID [OPTIONS] SERVER...`
+#[derive(Debug, Args)]
+pub struct TaskArgs {
+    /// `get` its status, wait for its `result`, or `cancel` it.
+    pub action: TaskAction,
+    /// The task's id, as `call --no-wait` or `tasks` printed it.
+    pub id: String,
+    #[command(flatten)]
+    pub out: Output,
+    #[command(flatten)]
+    pub server: ServerArgs,
+}
+
+/// What `task` does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TaskAction {
+    Get,
+    Result,
+    Cancel,
 }
 
 /// `mcp-playground call TOOL [--arg KEY=VALUE]... [--args JSON] [OPTIONS] SERVER...`

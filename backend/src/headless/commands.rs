@@ -26,11 +26,11 @@ use crate::upstream::now_ms;
 use crate::upstream::process::Inherit;
 
 /// The call succeeded (or the list was printed).
-const OK: u8 = 0;
+pub(super) const OK: u8 = 0;
 /// The tool reported an error (`isError`).
 const TOOL_ERROR: u8 = 1;
 /// A protocol or transport error, a timeout, or nothing could be run.
-const FAILED: u8 = 2;
+pub(super) const FAILED: u8 = 2;
 /// The arguments do not fit the tool (or there is no such tool): nothing was sent.
 const INVALID: u8 = 3;
 
@@ -159,33 +159,12 @@ async fn call_on(d: &mut Driver, args: &CallArgs) -> u8 {
 fn outcome(s: &Session, id: &Id, json: bool) -> u8 {
     match s.call() {
         CallState::Done { outcome, .. } => {
-            let raw = response_text(s, id);
-            match outcome {
-                CallOutcome::Result { result, .. } => {
-                    if json {
-                        println!("{}", raw.and_then(|r| member(&r, "result")).unwrap_or_default());
-                    } else {
-                        print!("{}", terminal::call_result(result));
-                    }
-                    if result.is_error == Some(true) { TOOL_ERROR } else { OK }
-                }
-                CallOutcome::ProtocolError { error, .. } => {
-                    if json {
-                        // A result that is no object gets an error made up by the client: no
-                        // `error` member to copy, so the made-up one is written.
-                        let error_json =
-                            raw.and_then(|r| member(&r, "error")).or_else(|| serde_json::to_string(error).ok());
-                        println!("{{\"error\":{}}}", error_json.unwrap_or_default());
-                    }
-                    eprintln!("error: {}", terminal::protocol_error(error));
-                    FAILED
-                }
-                CallOutcome::Unreadable { raw: value, error } => {
-                    println!("{}", value.get("result").map(|v| v.to_string()).unwrap_or_default());
-                    eprintln!("error: the result is not a valid CallToolResult: {error}");
-                    FAILED
-                }
-            }
+            // A task's outcome is the answer to `tasks/result`, not to the call.
+            let raw = match s.task() {
+                Some(_) => last_answer_text(s, "tasks/result"),
+                None => response_text(s, id),
+            };
+            print_outcome(outcome, raw, json)
         }
         CallState::TransportError { message, .. } => {
             eprintln!("error: {message}");
@@ -205,6 +184,49 @@ fn outcome(s: &Session, id: &Id, json: bool) -> u8 {
         }
         CallState::Idle | CallState::Pending { .. } => FAILED,
     }
+}
+
+/// Prints a call's outcome (`raw`: the frame that gave it, exactly as sent); its exit code.
+pub(super) fn print_outcome(outcome: &CallOutcome, raw: Option<String>, json: bool) -> u8 {
+    match outcome {
+        CallOutcome::Result { result, .. } => {
+            if json {
+                println!("{}", raw.and_then(|r| member(&r, "result")).unwrap_or_default());
+            } else {
+                print!("{}", terminal::call_result(result));
+            }
+            if result.is_error == Some(true) { TOOL_ERROR } else { OK }
+        }
+        CallOutcome::ProtocolError { error, .. } => {
+            if json {
+                // A result that is no object gets an error made up by the client: no
+                // `error` member to copy, so the made-up one is written.
+                let error_json = raw.and_then(|r| member(&r, "error")).or_else(|| serde_json::to_string(error).ok());
+                println!("{{\"error\":{}}}", error_json.unwrap_or_default());
+            }
+            eprintln!("error: {}", terminal::protocol_error(error));
+            FAILED
+        }
+        CallOutcome::Unreadable { raw: value, error } => {
+            println!("{}", value.get("result").map(|v| v.to_string()).unwrap_or_default());
+            eprintln!("error: the result is not a valid CallToolResult: {error}");
+            FAILED
+        }
+    }
+}
+
+/// The last answer to a request of `method`, exactly as the server sent it.
+pub(super) fn last_answer_text(s: &Session, method: &str) -> Option<String> {
+    s.timeline()
+        .rows()
+        .iter()
+        .rev()
+        .find(|r| {
+            r.direction == RowDirection::In
+                && matches!(r.kind, RowKind::Response | RowKind::Error)
+                && r.method.as_deref() == Some(method)
+        })
+        .map(|r| r.raw.clone())
 }
 
 /// The frame that answered request `id`, exactly as the server sent it.
@@ -237,7 +259,7 @@ fn member(frame: &str, key: &str) -> Option<String> {
 
 /// A driver connected to the named server (the demo server when none is named), with its
 /// tool list in, recording when asked to; `None` after saying why not.
-async fn connected(server: &ServerArgs, out: &Output) -> Option<Driver> {
+pub(super) async fn connected(server: &ServerArgs, out: &Output) -> Option<Driver> {
     let (target, protocol) = target_of(server)?;
     let protocol = protocol.unwrap_or_default();
     let mut d = driver(server.inherit())?;

@@ -6,8 +6,10 @@ mod answers;
 mod commands;
 mod drive;
 mod replay;
+mod tasks;
 
 pub use answers::Answers;
 pub use commands::{call, tools};
 pub use drive::{Driver, Stop};
 pub use replay::replay;
+pub use tasks::{task, tasks};

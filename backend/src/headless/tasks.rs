@@ -1,0 +1,137 @@
+//! `mcp-playground tasks` and `mcp-playground task get|result|cancel ID`: the tasks a server
+//! keeps, listed or acted on from the command line (where the server keeps them across
+//! connections, e.g. one Streamable HTTP server process). stdout carries the answer.
+
+#![allow(clippy::print_stdout, clippy::print_stderr, reason = "a command line's output")]
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use shared::client::TaskRequest;
+use shared::session::Session;
+use shared::tasks::{KnownTask, TaskInfo};
+use shared::timeline::{RowDirection, RowKind};
+
+use super::commands::{FAILED, OK, connected, last_answer_text, print_outcome};
+use crate::cli::{TaskAction, TaskArgs, ToolsArgs};
+
+/// How long `task result` waits for a task to end.
+const RESULT_PATIENCE: Duration = Duration::from_secs(3600);
+
+/// `mcp-playground tasks SERVER…`
+pub async fn tasks(args: ToolsArgs) -> crate::error::Result<ExitCode> {
+    let Some(mut d) = connected(&args.server, &args.out).await else { return Ok(ExitCode::from(FAILED)) };
+    if let Err(e) = d.session.list_tasks() {
+        eprintln!("error: {e}");
+        d.disconnect().await;
+        return Ok(ExitCode::from(FAILED));
+    }
+    let patience = Duration::from_secs_f64(args.out.timeout_s);
+    let listed = d.until(|s| !s.task_book().listing, patience).await;
+    let book = d.session.task_book().clone();
+    d.disconnect().await;
+    if let Err(stop) = listed {
+        eprintln!("error: {stop}");
+        return Ok(ExitCode::from(FAILED));
+    }
+    if let Some(e) = &book.list_error {
+        eprintln!("error: tasks/list failed: {e}");
+        return Ok(ExitCode::from(FAILED));
+    }
+    if args.out.json {
+        let list: Vec<serde_json::Value> = book.tasks().iter().map(|t| task_json(&t.info)).collect();
+        println!("{}", serde_json::to_string_pretty(&serde_json::json!({"tasks": list}))?);
+    } else if book.tasks().is_empty() {
+        eprintln!("note: the server keeps no tasks");
+    } else {
+        for t in book.tasks() {
+            println!("{}", line(t));
+        }
+    }
+    Ok(ExitCode::from(OK))
+}
+
+/// `mcp-playground task get|result|cancel ID SERVER…`
+pub async fn task(args: TaskArgs) -> crate::error::Result<ExitCode> {
+    let Some(mut d) = connected(&args.server, &args.out).await else { return Ok(ExitCode::from(FAILED)) };
+    let id = args.id.clone();
+    let request = match args.action {
+        TaskAction::Get => TaskRequest::Get(id.clone()),
+        TaskAction::Result => TaskRequest::Result(id.clone()),
+        TaskAction::Cancel => TaskRequest::Cancel(id.clone()),
+    };
+    let method = request.method();
+    if let Err(e) = d.session.ask_task(request) {
+        eprintln!("error: {e}");
+        d.disconnect().await;
+        return Ok(ExitCode::from(FAILED));
+    }
+    let patience = match args.action {
+        TaskAction::Result => RESULT_PATIENCE,
+        _ => Duration::from_secs_f64(args.out.timeout_s),
+    };
+    let answered = d.until(|s| answered(s, method), patience).await;
+    let code = match answered {
+        Err(stop) => {
+            eprintln!("error: {stop}");
+            FAILED
+        }
+        Ok(()) => say(&d.session, &args, method),
+    };
+    d.disconnect().await;
+    Ok(ExitCode::from(code))
+}
+
+/// Whether the request of `method` was answered (the only one of its kind sent).
+fn answered(s: &Session, method: &str) -> bool {
+    last_answer_text(s, method).is_some()
+}
+
+/// Whether the last answer to `method` was an error.
+fn refused(s: &Session, method: &str) -> bool {
+    let rows = s.timeline().rows();
+    let last = rows.iter().rev().find(|r| r.direction == RowDirection::In && r.method.as_deref() == Some(method));
+    last.is_some_and(|r| r.kind == RowKind::Error)
+}
+
+/// Prints the answer; the exit code.
+fn say(s: &Session, args: &TaskArgs, method: &str) -> u8 {
+    let raw = last_answer_text(s, method);
+    let known = s.task_book().get(&args.id);
+    match (args.action, known) {
+        (TaskAction::Result, Some(KnownTask { outcome: Some(outcome), .. })) => {
+            print_outcome(outcome, raw, args.out.json)
+        }
+        (TaskAction::Get | TaskAction::Cancel, Some(t)) if !refused(s, method) => {
+            if args.out.json {
+                println!("{}", task_json(&t.info));
+            } else {
+                println!("{}", line(t));
+            }
+            OK
+        }
+        _ => {
+            // The server's own words, from its error.
+            let said = raw
+                .and_then(|r| serde_json::from_str::<serde_json::Value>(&r).ok())
+                .and_then(|v| Some(format!("{} ({})", v["error"]["message"].as_str()?, v["error"]["code"])))
+                .unwrap_or_else(|| "no readable answer".into());
+            eprintln!("error: {method} {}: {said}", args.id);
+            FAILED
+        }
+    }
+}
+
+/// `ID  STATUS  message`
+fn line(t: &KnownTask) -> String {
+    let message = t.info.status_message.as_deref().unwrap_or_default();
+    let created = t.info.created_at.as_deref().unwrap_or_default();
+    format!("{}\t{}\t{created}\t{message}", t.info.task_id, t.info.status.as_str())
+}
+
+fn task_json(t: &TaskInfo) -> serde_json::Value {
+    serde_json::json!({
+        "taskId": t.task_id, "status": t.status.as_str(), "statusMessage": t.status_message,
+        "createdAt": t.created_at, "lastUpdatedAt": t.last_updated_at, "ttl": t.ttl_ms, "pollInterval": t.poll_interval_ms,
+    })
+}
