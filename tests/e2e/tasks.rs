@@ -125,3 +125,110 @@ fn the_command_line_waits_for_a_task_prints_its_statuses_and_its_result() -> Res
     let _ = std::fs::remove_dir_all(dir);
     Ok(())
 }
+
+/// The Python task server of `tests/servers/python/` over stdio, as a server command.
+fn task_server() -> String {
+    tests::root().join("tests/servers/python/task_server.py").to_string_lossy().into_owned()
+}
+
+#[tokio::test]
+async fn a_task_asks_its_question_in_the_page_and_ends_with_the_answer() -> Result<()> {
+    let script = task_server();
+    let (_pg, b) = page::connected(Playground::start(&["python3", &script])?).await?;
+    page::select_with_args(&b, "ask_color", "{}").await?;
+    b.id("call-button").await?.click().await?;
+    page::accept_if_asked(&b).await?;
+    // The task waits for input; its question comes as a dialog of its own.
+    let color = b.css("[data-testid=elicitation-dialog] [data-testid=field][data-field-path=\"/color\"]").await?;
+    b.css("[data-testid=task-status][data-status=input_required]").await?;
+    b.screenshot("task-input-required").await?;
+    b.set_value(&color, "teal").await?;
+    b.id("elicitation-accept").await?.click().await?;
+    let (seen, state) = watch_task(&b).await?;
+    ensure!(state == "ok", "{state} after {seen:?}");
+    let texts = page::result_texts(&b).await?;
+    ensure!(texts.iter().any(|t| t == "Your colour: teal"), "{texts:?}");
+    let history: Vec<String> = {
+        let mut out = Vec::new();
+        for li in b.all("[data-testid=task-status] .task-history li").await? {
+            out.push(li.attr("data-status").await?.unwrap_or_default());
+        }
+        out
+    };
+    ensure!(
+        history.iter().any(|s| s == "input_required") && history.last().map(String::as_str) == Some("completed"),
+        "{history:?}"
+    );
+    b.close().await?;
+    Ok(())
+}
+
+#[test]
+fn the_command_line_sees_a_failing_task_a_lost_task_and_a_changing_pace() -> Result<()> {
+    let script = task_server();
+    let r = run(&["call", "fail_task", "--task", "python3", &script])?;
+    ensure!(
+        r.code == 2 && r.stderr.contains(" failed: The work broke") && r.stderr.contains("the work broke halfway"),
+        "{r}"
+    );
+    let r = run(&["call", "never_ends", "python3", &script])?;
+    ensure!(r.code == 2 && r.stderr.contains("outlived its time to live (1.5 s)"), "{r}");
+    // A slower pace, once suggested, is kept: no poll comes sooner than it says.
+    let dir = std::env::temp_dir().join(format!("mcp-playground-pace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let file = dir.join("pace.jsonl");
+    let file_arg = file.to_string_lossy().into_owned();
+    let r = run(&["call", "changing_pace", "--record", &file_arg, "python3", &script])?;
+    ensure!(r.code == 0 && r.stdout.contains("Suggested 300 ms, then 900 ms"), "{r}");
+    let lines: Vec<serde_json::Value> =
+        std::fs::read_to_string(&file)?.lines().skip(1).map(serde_json::from_str).collect::<Result<_, _>>()?;
+    let frames: Vec<(f64, String, serde_json::Value)> = lines
+        .iter()
+        .filter_map(|l| {
+            Some((l["t"].as_f64()?, l["dir"].as_str()?.to_owned(), serde_json::from_str(l["frame"].as_str()?).ok()?))
+        })
+        .collect();
+    let slower = frames
+        .iter()
+        .find(|(_, d, f)| d == "in" && f["result"]["pollInterval"] == 900)
+        .map(|(t, ..)| *t)
+        .ok_or_else(|| anyhow::anyhow!("no answer suggested 900 ms"))?;
+    let polls_after: Vec<f64> = frames
+        .iter()
+        .filter(|(t, d, f)| *t > slower && d == "out" && f["method"] == "tasks/get")
+        .map(|(t, ..)| *t)
+        .collect();
+    let mut last = slower;
+    for t in &polls_after {
+        ensure!(t - last >= 900.0, "a poll {:.0} ms after the last word, under the 900 ms asked", t - last);
+        last = *t;
+    }
+    let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}
+
+#[test]
+fn tasks_kept_by_a_server_are_listed_and_acted_on_from_new_connections() -> Result<()> {
+    let server = NodeServer::python("task_server.py")?;
+    let url = format!("http://127.0.0.1:{}/mcp", server.port);
+    let r = run(&["call", "slow_report", "--no-wait", "--args", r#"{"steps": 4}"#, &url])?;
+    ensure!(r.code == 0, "{r}");
+    let id = r.stdout.trim().to_owned();
+    let r = run(&["tasks", &url])?;
+    ensure!(r.code == 0 && r.stdout.lines().any(|l| l.starts_with(&format!("{id}\t"))), "{r}");
+    let r = run(&["task", "get", &id, "--json", &url])?;
+    let v: serde_json::Value = serde_json::from_str(&r.stdout)?;
+    ensure!(r.code == 0 && v["taskId"] == id.as_str(), "{r}");
+    let r = run(&["task", "result", &id, &url])?;
+    ensure!(r.code == 0 && r.stdout.trim() == "Report after 4 stages", "{r}");
+    let r = run(&["task", "cancel", &id, &url])?;
+    ensure!(r.code == 2 && r.stderr.contains("already completed"), "an ended task is not cancelled: {r}");
+    let r = run(&["task", "result", "no-such-task", &url])?;
+    ensure!(r.code == 2 && r.stderr.contains("Task not found"), "{r}");
+    // A running one is cancelled from another connection.
+    let r = run(&["call", "never_ends", "--no-wait", &url])?;
+    let id = r.stdout.trim().to_owned();
+    let r = run(&["task", "cancel", &id, &url])?;
+    ensure!(r.code == 0 && r.stdout.contains("\tcancelled\t"), "{r}");
+    Ok(())
+}

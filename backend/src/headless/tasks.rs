@@ -61,6 +61,18 @@ pub async fn task(args: TaskArgs) -> crate::error::Result<ExitCode> {
         TaskAction::Cancel => TaskRequest::Cancel(id.clone()),
     };
     let method = request.method();
+    // Its outcome is asked for once the task is known (an unknown one is said so plainly).
+    if args.action == TaskAction::Result {
+        let known = match d.session.ask_task(TaskRequest::Get(id.clone())) {
+            Ok(()) => d.until(|s| answered(s, "tasks/get"), Duration::from_secs_f64(args.out.timeout_s)).await.is_ok(),
+            Err(_) => false,
+        };
+        if !known || refused(&d.session, "tasks/get") {
+            let said = say(&d.session, TaskAction::Get, &args, "tasks/get");
+            d.disconnect().await;
+            return Ok(ExitCode::from(said.max(FAILED)));
+        }
+    }
     if let Err(e) = d.session.ask_task(request) {
         eprintln!("error: {e}");
         d.disconnect().await;
@@ -76,7 +88,7 @@ pub async fn task(args: TaskArgs) -> crate::error::Result<ExitCode> {
             eprintln!("error: {stop}");
             FAILED
         }
-        Ok(()) => say(&d.session, &args, method),
+        Ok(()) => say(&d.session, args.action, &args, method),
     };
     d.disconnect().await;
     Ok(ExitCode::from(code))
@@ -94,11 +106,11 @@ fn refused(s: &Session, method: &str) -> bool {
     last.is_some_and(|r| r.kind == RowKind::Error)
 }
 
-/// Prints the answer; the exit code.
-fn say(s: &Session, args: &TaskArgs, method: &str) -> u8 {
+/// Prints the answer to `method` (asked for `action`); the exit code.
+fn say(s: &Session, action: TaskAction, args: &TaskArgs, method: &str) -> u8 {
     let raw = last_answer_text(s, method);
     let known = s.task_book().get(&args.id);
-    match (args.action, known) {
+    match (action, known) {
         (TaskAction::Result, Some(KnownTask { outcome: Some(outcome), .. })) => {
             print_outcome(outcome, raw, args.out.json)
         }

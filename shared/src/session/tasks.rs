@@ -51,7 +51,9 @@ impl Session {
         let Some(run) = self.call.task_mut() else { return };
         if run.expired(now_ms) {
             let message = match run.info.ttl_ms {
-                Some(ttl) => format!("the task outlived its time to live ({:.0} s) without ending", ttl / 1000.0),
+                Some(ttl) => {
+                    format!("the task outlived its time to live ({}) without ending", crate::timeline::clock::took(ttl))
+                }
                 None => "the task outlived its time to live".to_owned(),
             };
             let tool = run.tool.clone();
@@ -177,10 +179,17 @@ impl Session {
             }
             Update::TaskOutcome { task_id, outcome } => {
                 self.book.outcome(&task_id, outcome.clone());
-                let Some(run) = self.call.task().filter(|r| r.info.task_id == task_id) else { return };
+                // A tool error fails a task too (2025-11-25).
+                let failed = match &outcome {
+                    crate::client::CallOutcome::Result { result, .. } => result.is_error == Some(true),
+                    _ => true,
+                };
+                let Some(run) = self.call.task_mut().filter(|r| r.info.task_id == task_id) else { return };
+                run.outcome_arrived(failed, now_ms);
+                let created_ms = run.created_ms;
                 let Some((id, _)) = self.call.pending() else { return };
                 let id = id.clone();
-                let took = Some(now_ms - run.created_ms).filter(|d| *d >= 0.0 && !self.playback);
+                let took = Some(now_ms - created_ms).filter(|d| *d >= 0.0 && !self.playback);
                 self.update(Update::CallDone { id, outcome }, took, now_ms);
             }
             _ => {}

@@ -73,7 +73,7 @@ pub struct Message<'a> {
 /// (the schema is not bundled in this build, or did not compile).
 pub fn check(revision: Revision, message: Message, value: &Value) -> Result<Verdict, NotChecked> {
     let checker = checker(revision)?;
-    let first = checker.targets(message).into_iter().find_map(|(name, prefix)| {
+    let first = checker.targets(message, is_task(value)).into_iter().find_map(|(name, prefix)| {
         let at = if prefix.is_empty() { Some(value) } else { value.pointer(prefix) }?;
         checker.schema.first_violation_at(checker.entries[name], at, prefix)
     });
@@ -160,7 +160,8 @@ impl Checker {
 
     /// The definitions `message` must match, in order, each with the JSON Pointer of the part
     /// it judges: the JSON-RPC envelope first, then what the method asks for.
-    fn targets(&self, message: Message) -> Vec<(&str, &'static str)> {
+    /// (`task`: the answer is a task, `CreateTaskResult`, as a task-augmented request gets.)
+    fn targets(&self, message: Message, task: bool) -> Vec<(&str, &'static str)> {
         let mut out = Vec::new();
         match message.kind {
             Kind::Request | Kind::Notification => {
@@ -188,7 +189,8 @@ impl Checker {
                 );
                 if let Some(stem) = stem {
                     // Requests without a result of their own (`ping`, `logging/setLevel`) get `EmptyResult`.
-                    let result = self.known(&format!("{stem}Result")).or_else(|| self.known("EmptyResult"));
+                    let own = if task { "CreateTaskResult".to_owned() } else { format!("{stem}Result") };
+                    let result = self.known(&own).or_else(|| self.known("EmptyResult"));
                     out.extend(result.map(|n| (n, "/result")));
                 }
             }
@@ -221,6 +223,12 @@ impl Checker {
     fn known(&self, name: &str) -> Option<&str> {
         self.entries.get_key_value(name).map(|(k, _)| k.as_str())
     }
+}
+
+/// Whether an answer is a task (2025-11-25: `result.task` an object, and no `content`).
+fn is_task(value: &Value) -> bool {
+    let result = &value["result"];
+    result.get("task").is_some_and(Value::is_object) && result.get("content").is_none()
 }
 
 /// The definitions a union (`{"anyOf": [{"$ref": "#/$defs/X"}, …]}`) lists.

@@ -139,3 +139,18 @@ fn the_official_2026_examples_are_valid_and_break_when_spoiled() {
         }
     }
 }
+
+#[test]
+fn a_task_answer_to_a_call_is_judged_as_a_task_in_2025_11_25() {
+    let r = Revision::V2025_11_25;
+    let task = json!({"taskId": "t1", "status": "working", "createdAt": "2026-11-24T10:00:00Z",
+        "lastUpdatedAt": "2026-11-24T10:00:00Z", "ttl": 60000, "pollInterval": 500});
+    let created = json!({"jsonrpc": "2.0", "id": 4, "result": {"task": task}});
+    assert_eq!(judge(r, Direction::In, Kind::Response, Some("tools/call"), created.clone()), Verdict::Valid);
+    let mut broken = created;
+    broken["result"]["task"].as_object_mut().unwrap().remove("createdAt");
+    let (pointer, _) = invalid_at(judge(r, Direction::In, Kind::Response, Some("tools/call"), broken));
+    assert_eq!(pointer, "/result/task/createdAt");
+    let polled = json!({"jsonrpc": "2.0", "id": 5, "result": task});
+    assert_eq!(judge(r, Direction::In, Kind::Response, Some("tasks/get"), polled), Verdict::Valid);
+}

@@ -109,6 +109,17 @@ impl TaskRun {
         })
     }
 
+    /// `tasks/result` gave the outcome (answered only once the task ended): a task whose
+    /// end no poll saw ends now, completed or failed as its outcome says.
+    pub fn outcome_arrived(&mut self, failed: bool, now_ms: f64) {
+        if self.is_ended() {
+            return;
+        }
+        let status = if failed { TaskStatus::Failed } else { TaskStatus::Completed };
+        self.info.status = status;
+        self.history.push(StatusChange { at_ms: now_ms, status, message: None });
+    }
+
     /// A poll was answered (or failed): the next one waits its interval.
     pub fn poll_answered(&mut self, now_ms: f64) {
         self.polling = false;

@@ -121,3 +121,12 @@ fn a_cancelled_task_ends_with_its_status_and_nothing_is_fetched() {
     assert_eq!(run.on_status(info("cancelled", None), 10.0), None);
     assert!(run.is_ended() && run.wake_ms(false).is_none());
 }
+
+#[test]
+fn an_outcome_ends_a_task_whose_end_no_poll_saw() {
+    let (mut run, _) = TaskRun::new("t", info("working", None), 0.0);
+    run.outcome_arrived(false, 10.0);
+    assert_eq!((run.status(), run.history.len()), (TaskStatus::Completed, 2));
+    run.outcome_arrived(true, 20.0);
+    assert_eq!((run.status(), run.history.len()), (TaskStatus::Completed, 2), "ended already");
+}

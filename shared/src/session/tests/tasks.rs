@@ -150,7 +150,7 @@ fn a_task_past_its_ttl_is_lost_and_a_task_nobody_asked_for_is_a_protocol_error()
     let (mut h, born) = created();
     h.s.tick(born + 60_000.0);
     assert!(
-        matches!(h.s.call(), CallState::TaskLost { message, .. } if message.contains("time to live (60 s)")),
+        matches!(h.s.call(), CallState::TaskLost { message, .. } if message.contains("time to live (1 min)")),
         "{:?}",
         h.s.call()
     );
