@@ -1,6 +1,7 @@
 //! A recording as a mock MCP server, sans-IO: each live request gets the recorded answer
 //! that matches it (same method and params first, then the next unused one of the same
-//! method and tool or resource, in recorded order), with the live request's id, followed
+//! method and tool, resource or task, in recorded order, then the last of the same), with
+//! the live request's id, followed
 //! by the server notifications recorded around that answer at the recorded pace.
 //!
 //! A recording may be hostile or huge: delays are capped, the notifications kept per
@@ -68,7 +69,7 @@ impl Exchange {
 
 fn subject(params: Option<&Value>) -> Option<&Value> {
     let p = params?;
-    p.get("name").or_else(|| p.get("uri"))
+    p.get("name").or_else(|| p.get("uri")).or_else(|| p.get("taskId"))
 }
 
 /// A recording, answering requests as its server did.
@@ -199,7 +200,9 @@ impl Mock {
         all()
             .find(|(_, e)| !e.used && e.params.as_ref() == params)
             .or_else(|| all().find(|(_, e)| !e.used && e.subject() == subject(params)))
-            .or_else(|| all().find(|(_, e)| e.params.as_ref() == params))
+            // Asked again once every recorded answer was used: the last one (a task polled
+            // longer than recorded stays in its last status).
+            .or_else(|| all().filter(|(_, e)| e.params.as_ref() == params).last())
             .map(|(i, _)| i)
     }
 
@@ -520,5 +523,29 @@ mod tests {
         let mut m = mock(&[]);
         expect![[r#"+0 {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"mock","version":"0"}}}"#]]
             .assert_eq(&show(&m.answer(INIT_OUT)));
+    }
+
+    #[test]
+    fn a_task_is_polled_through_its_recorded_statuses_and_stays_in_its_last() {
+        let get = |id: u32| format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tasks/get","params":{{"taskId":"t1"}}}}"#);
+        let status =
+            |id: u32, s: &str| format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"taskId":"t1","status":"{s}"}}}}"#);
+        let mut other = get(9).replace("t1", "t2");
+        other.push(' ');
+        let mut m = mock(&[
+            (0.0, "out", &get(2)),
+            (1.0, "in", &status(2, "working")),
+            (2.0, "out", &get(3)),
+            (3.0, "in", &status(3, "completed")),
+            (4.0, "out", &other),
+            (5.0, "in", &status(9, "working").replace("t1", "t2")),
+        ]);
+        let seen: Vec<String> = (20..24)
+            .map(|id| {
+                let reply: Value = serde_json::from_str(&m.answer(&get(id))[0].frame).unwrap();
+                reply["result"]["status"].as_str().unwrap_or_default().to_owned()
+            })
+            .collect();
+        assert_eq!(seen, ["working", "completed", "completed", "completed"], "never another task's status");
     }
 }
