@@ -232,3 +232,37 @@ fn tasks_kept_by_a_server_are_listed_and_acted_on_from_new_connections() -> Resu
     ensure!(r.code == 0 && r.stdout.contains("\tcancelled\t"), "{r}");
     Ok(())
 }
+
+#[test]
+fn a_recorded_task_replays_by_its_outcome_and_mocks_at_its_recorded_statuses() -> Result<()> {
+    let script = task_server();
+    let dir = std::env::temp_dir().join(format!("mcp-playground-task-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let file = dir.join("report.jsonl").to_string_lossy().into_owned();
+    let r = run(&["call", "slow_report", "--args", r#"{"steps": 3}"#, "--record", &file, "python3", &script])?;
+    ensure!(r.code == 0, "{r}");
+    let text = std::fs::read_to_string(&file)?;
+    ensure!(text.contains("tasks/get") && text.contains("tasks/result"), "the task's whole life is recorded");
+    // Replayed: a new task, new ids and times, the same outcome.
+    let r = run(&["replay", &file, "--allow-writes", "python3", &script])?;
+    ensure!(r.code == 0 && r.stdout.contains("✓ same      tools/call slow_report"), "{r}");
+    std::fs::write(&file, text.replace("Report after 3 stages", "Report after 2 stages"))?;
+    let r = run(&["replay", &file, "--allow-writes", "python3", &script])?;
+    ensure!(
+        r.code == 1
+            && r.stdout.contains(r#"/result/content/0/text: "Report after 2 stages" → "Report after 3 stages""#),
+        "{r}"
+    );
+    // Mocked: the recorded statuses, in order, then the recorded outcome.
+    let me = tests::command::bin().to_string_lossy().into_owned();
+    let r = run(&["call", "slow_report", "--args", r#"{"steps": 3}"#, &me, "mock", &file])?;
+    ensure!(r.code == 0 && r.stdout.trim() == "Report after 2 stages", "{r}");
+    let statuses: Vec<&str> = r.stderr.lines().filter(|l| l.starts_with("task ")).collect();
+    ensure!(
+        statuses.iter().any(|l| l.ends_with("Stage 2 of 3"))
+            && statuses.last().is_some_and(|l| l.ends_with("completed: Done")),
+        "{r}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}

@@ -21,6 +21,9 @@ use crate::relay::Direction;
 use crate::session::{CallLimits, CallState, ReadState, Session};
 use crate::timeline::{RowDirection, RowKind};
 
+/// Left out of every comparison: the task a task's outcome names (its id is new each run).
+pub const RELATED_TASK_POINTER: &str = "/result/_meta/io.modelcontextprotocol~1related-task";
+
 /// One client request of a recording and its recorded answer.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Recorded {
@@ -35,17 +38,33 @@ pub struct Recorded {
 /// The client requests of a recording, in order, paired with their responses by id (a
 /// reused id pairs with its latest request). Notifications, our answers to the server's
 /// requests, the subscription to list changes and the retries of input-required rounds
-/// (2026-07-28) are left out: the live session sends its own.
+/// (2026-07-28) and the `tasks/*` requests are left out: the live session sends its own. A
+/// call answered with a task is paired with the task's outcome (`tasks/result`).
 pub fn recorded_requests(rec: &Recording) -> Vec<Recorded> {
     let mut out: Vec<Recorded> = Vec::new();
     let mut open: Pairing<usize> = Pairing::new();
     // The relay's echo of a request and the server's answer travel apart, so an answer
     // can be recorded just before its request: kept until the request comes.
     let mut early: HashMap<Id, Value> = HashMap::new();
+    // A call that became a task is compared by its outcome: the answer of `tasks/result`.
+    let mut task_calls: HashMap<String, usize> = HashMap::new();
+    let mut outcomes: HashMap<Id, usize> = HashMap::new();
     for (i, entry) in rec.entries.iter().enumerate() {
         let Entry::Message { direction, frame, .. } = entry else { continue };
         let Ok((mut value, c)) = jsonrpc::parse(frame) else { continue };
         match (direction, c.kind, c.id) {
+            (Direction::Out, Kind::Request, Some(id))
+                if c.method.as_deref().is_some_and(|m| m.starts_with("tasks/")) =>
+            {
+                let task = value["params"]["taskId"].as_str().and_then(|t| task_calls.get(t));
+                if let (Some("tasks/result"), Some(&call)) = (c.method.as_deref(), task) {
+                    outcomes.insert(id, call);
+                }
+            }
+            (Direction::In, Kind::Response | Kind::Error, Some(id)) if outcomes.contains_key(&id) => {
+                let call = outcomes.remove(&id).unwrap_or_default();
+                out[call].response = Some(strip(value));
+            }
             (Direction::Out, Kind::Request, Some(_))
                 if c.method.as_deref() == Some("subscriptions/listen")
                     || value["params"].get("inputResponses").is_some() => {}
@@ -58,7 +77,12 @@ pub fn recorded_requests(rec: &Recording) -> Vec<Recorded> {
                 out.push(Recorded { line: i + 2, method: c.method.unwrap_or_default(), params, response });
             }
             (Direction::In, Kind::Response | Kind::Error, Some(id)) => match open.answer(Direction::In, &id) {
-                Some(at) => out[at].response = Some(strip(value)),
+                Some(at) => {
+                    if let Some(task) = value["result"]["task"]["taskId"].as_str() {
+                        task_calls.insert(task.to_owned(), at);
+                    }
+                    out[at].response = Some(strip(value));
+                }
                 None => {
                     early.insert(id, strip(value));
                 }
@@ -158,7 +182,8 @@ pub struct Replay {
 impl Replay {
     /// A replay of `rec`, leaving out the recording's ignore pointers and `ignore`.
     pub fn new(rec: &Recording, ignore: &[String], limits: CallLimits) -> Self {
-        let mut all = rec.header.ignore.clone();
+        let mut all = vec![RELATED_TASK_POINTER.to_owned()];
+        all.extend(rec.header.ignore.iter().cloned());
         all.extend(ignore.iter().cloned());
         all.dedup();
         Self {
@@ -295,6 +320,12 @@ impl Replay {
                     self.row(i, RowState::Skipped, None, Some(why));
                     return false;
                 }
+                // Sent as a task again where it was one (a tool that requires it always is).
+                let task = params.get("task");
+                s.set_run_as_task(&name, task.is_some());
+                if let Some(ttl) = task.and_then(|t| t["ttl"].as_f64()) {
+                    s.set_task_ttl_ms(ttl);
+                }
                 match s.call_tool(&name, args, self.limits, now) {
                     Ok(id) => {
                         self.pending = Some((Pending::Call(id), mark));
@@ -336,6 +367,8 @@ impl Replay {
         let Some((pending, mark)) = self.pending.take() else { return };
         let i = self.next - 1;
         let live = match &pending {
+            // A call that became a task ends with the answer of `tasks/result`.
+            Pending::Call(_) if s.task().is_some() => live_answer(s, mark, "tasks/result", None),
             Pending::Call(id) => live_answer(s, mark, "tools/call", Some(id)),
             Pending::Read(_) => live_answer(s, mark, "resources/read", None),
             Pending::List => self.next_live_list(s).and_then(|seq| answer_of(s, seq)),
