@@ -202,7 +202,7 @@ impl Mock {
             .or_else(|| all().find(|(_, e)| !e.used && e.subject() == subject(params)))
             // Asked again once every recorded answer was used: the last one (a task polled
             // longer than recorded stays in its last status).
-            .or_else(|| all().filter(|(_, e)| e.params.as_ref() == params).last())
+            .or_else(|| all().rfind(|(_, e)| e.params.as_ref() == params))
             .map(|(i, _)| i)
     }
 
