@@ -39,6 +39,7 @@ pub fn App() -> impl IntoView {
                 <aside class="sidebar">
                     <panels::connection::ConnectionPanel />
                     <panels::tools::ToolList />
+                    <panels::tasks::TasksPanel />
                 </aside>
                 <section class="workspace">
                     <panels::notices::Notices />

@@ -266,3 +266,50 @@ fn a_recorded_task_replays_by_its_outcome_and_mocks_at_its_recorded_statuses() -
     let _ = std::fs::remove_dir_all(dir);
     Ok(())
 }
+
+#[tokio::test]
+async fn the_tasks_panel_lists_the_servers_tasks_and_cancels_one() -> Result<()> {
+    let server = NodeServer::python("task_server.py")?;
+    let url = format!("http://127.0.0.1:{}/mcp", server.port);
+    // A task started from another connection: listed when the page connects.
+    let r = run(&["call", "slow_report", "--no-wait", "--args", r#"{"steps": 2}"#, &url])?;
+    ensure!(r.code == 0, "{r}");
+    let earlier = r.stdout.trim().to_owned();
+    let (_pg, b) = page::connected(Playground::start(&[&url])?).await?;
+    let item = b.css(&format!("[data-testid=tasks-panel] [data-testid=task-item][data-task-id=\"{earlier}\"]")).await?;
+    ensure!(
+        item.attr("data-tool-name").await?.unwrap_or_default().is_empty(),
+        "another connection's task has no known tool"
+    );
+    // One of the page's own, long enough to be cancelled from the panel.
+    page::select_with_args(&b, "slow_report", r#"{"steps": 40}"#).await?;
+    b.id("call-button").await?.click().await?;
+    page::accept_if_asked(&b).await?;
+    let own = b.css("[data-testid=task-item][data-tool-name=slow_report][data-status=working]").await?;
+    let id = own.attr("data-task-id").await?.unwrap_or_default();
+    // Another tool picked, then the task again: its call and status are back.
+    b.css("[data-testid=tool-item][data-tool-name=fail_task]").await?.click().await?;
+    own.find(fantoccini::Locator::Css(".task-open")).await?.click().await?;
+    b.css("[data-testid=tool-detail][data-tool-name=slow_report]").await?;
+    b.css(&format!("[data-testid=task-status][data-task-id=\"{id}\"]")).await?;
+    b.screenshot("tasks-panel").await?;
+    // Its rows in the timeline, by its id.
+    own.find(fantoccini::Locator::Css(".task-actions button")).await?.click().await?;
+    let filter = b.id("timeline-filter").await?.prop("value").await?;
+    ensure!(filter.as_deref() == Some(id.as_str()), "{filter:?}");
+    let rows = eventually(Duration::from_secs(10), "the task's rows", || async {
+        let rows = b.all("[data-testid=timeline-row]").await?;
+        Ok((!rows.is_empty()).then_some(rows))
+    })
+    .await?;
+    for r in rows {
+        let m = r.attr("data-method").await?.unwrap_or_default();
+        ensure!(m.starts_with("tasks/"), "{m} shown for the task's id");
+    }
+    b.css(&format!("[data-testid=task-item][data-task-id=\"{id}\"] [data-testid=task-cancel]")).await?.click().await?;
+    b.css(&format!("[data-testid=task-item][data-task-id=\"{id}\"][data-status=cancelled]")).await?;
+    let state = b.id("result-pane").await?.attr("data-state").await?;
+    ensure!(state.as_deref() == Some("cancelled"), "{state:?}");
+    b.close().await?;
+    Ok(())
+}

@@ -16,5 +16,6 @@ pub mod replay;
 pub mod result;
 pub mod saved;
 pub mod sequence;
+pub mod tasks;
 pub mod timeline;
 pub mod tools;

@@ -42,7 +42,7 @@ struct Slot {
 #[component]
 pub fn TimelinePanel() -> impl IntoView {
     let store = expect_context::<Store>();
-    let text = RwSignal::new(String::new());
+    let text = store.timeline_filter;
     let direction = RwSignal::new(None::<RowDirection>);
     let kind = RwSignal::new(None::<RowKind>);
     let auth_only = RwSignal::new(false);

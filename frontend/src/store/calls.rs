@@ -43,6 +43,8 @@ pub struct CallsState {
     pub as_task: RwSignal<BTreeSet<String>>,
     /// The time to live a task is asked for, in seconds, remembered.
     pub task_ttl_s: RwSignal<f64>,
+    /// The connection's known tasks (the tasks panel).
+    pub book: RwSignal<shared::tasks::TaskBook>,
 }
 
 impl CallsState {
@@ -59,6 +61,7 @@ impl CallsState {
             max_total_s: RwSignal::new(CallLimits::MAX_TOTAL_S),
             logs: RwSignal::new(Vec::new()),
             task: RwSignal::new(None),
+            book: RwSignal::new(Default::default()),
             as_task: RwSignal::new(read(AS_TASK_KEY).and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default()),
             task_ttl_s: RwSignal::new(
                 read(TTL_KEY)

@@ -10,6 +10,7 @@ mod calls;
 mod playback;
 mod replay;
 mod saved;
+mod tasks;
 
 use std::collections::HashMap;
 
@@ -64,6 +65,8 @@ pub struct Store {
     /// How many rows the timeline has; the rows are read from the session.
     pub row_count: RwSignal<usize>,
     pub selected_row: RwSignal<Option<usize>>,
+    /// The timeline's filter text (the tasks panel sets it to a task's id).
+    pub timeline_filter: RwSignal<String>,
     pub notices: RwSignal<Vec<String>>,
     /// The servers of the relay's `--config` file, offered beside the saved ones.
     pub offered: RwSignal<Vec<ConfiguredServer>>,
@@ -128,6 +131,7 @@ impl Store {
             call: RwSignal::new(CallState::Idle),
             row_count: RwSignal::new(0),
             selected_row: RwSignal::new(None),
+            timeline_filter: RwSignal::new(String::new()),
             notices: RwSignal::new(Vec::new()),
             offered: RwSignal::new(Vec::new()),
             reads: RwSignal::new(HashMap::new()),
@@ -227,6 +231,9 @@ impl Store {
             }
             if changed.server {
                 self.server.set(s.server().cloned());
+            }
+            if changed.tasks {
+                self.calls.book.set(s.task_book().clone());
             }
             if changed.conn || changed.server {
                 self.settle_auth_tab(s);
@@ -329,6 +336,9 @@ impl Store {
         }
         if changed.view {
             self.view_answers();
+        }
+        if keep {
+            self.list_tasks_if_kept();
         }
         if let Some(tool) = pick_later {
             self.select_tool(tool);

@@ -1,5 +1,6 @@
 //! What a request is about beside its method: the tool of a `tools/call`, the resource of a
-//! `resources/read` (and of a subscription), the prompt of a `prompts/get`. A row names it
+//! `resources/read` (and of a subscription), the prompt of a `prompts/get`, the task of a
+//! `tasks/get`, `tasks/result` or `tasks/cancel`. A row names it
 //! (`tools/call · submit_order`), its answer too, and the timeline's filter finds it.
 
 use serde::Deserialize;
@@ -18,6 +19,8 @@ struct Params {
     name: Option<String>,
     #[serde(default)]
     uri: Option<String>,
+    #[serde(default, rename = "taskId")]
+    task_id: Option<String>,
     #[serde(flatten)]
     _rest: std::collections::HashMap<String, IgnoredAny>,
 }
@@ -27,10 +30,16 @@ pub(super) fn of(method: &str, frame: &str) -> Option<String> {
     let key = match method {
         "tools/call" | "prompts/get" => "name",
         "resources/read" | "resources/subscribe" | "resources/unsubscribe" => "uri",
+        "tasks/get" | "tasks/result" | "tasks/cancel" | "tasks/update" => "taskId",
         _ => return None,
     };
     let params = serde_json::from_str::<Frame>(frame).ok()?.params?;
-    if key == "name" { params.name } else { params.uri }.filter(|s| !s.is_empty())
+    match key {
+        "name" => params.name,
+        "uri" => params.uri,
+        _ => params.task_id,
+    }
+    .filter(|s| !s.is_empty())
 }
 
 #[cfg(test)]
@@ -48,5 +57,7 @@ mod tests {
         assert_eq!(of("tools/list", r#"{"jsonrpc":"2.0","id":4,"method":"tools/list"}"#), None);
         assert_eq!(of("tools/call", r#"{"jsonrpc":"2.0","id":5,"method":"tools/call"}"#), None);
         assert_eq!(of("tools/call", "not json"), None);
+        let poll = r#"{"jsonrpc":"2.0","id":6,"method":"tasks/get","params":{"taskId":"t-9"}}"#;
+        assert_eq!(of("tasks/get", poll).as_deref(), Some("t-9"));
     }
 }

@@ -1,0 +1,89 @@
+//! The tasks panel (`tasks-panel`): the connection's tasks, those its calls started and
+//! those `tasks/list` named, each with its tool, status, age and time to live left. Picking
+//! one goes to its tool (or fetches its outcome); a running one can be cancelled; its rows
+//! in the timeline are one click away.
+
+use leptos::prelude::*;
+use shared::tasks::KnownTask;
+use shared::timeline::clock;
+
+use crate::store::Store;
+
+#[component]
+pub fn TasksPanel() -> impl IntoView {
+    let store = expect_context::<Store>();
+    let lists = move || store.server.with(|s| s.as_ref().is_some_and(|s| s.task_list));
+    let shown = move || {
+        store.server.with(|s| s.as_ref().is_some_and(|s| s.tool_tasks || s.task_list))
+            || store.calls.book.with(|b| !b.tasks().is_empty())
+    };
+    let items = move || {
+        let now = crate::store::now_ms();
+        // Newest first.
+        let tasks: Vec<KnownTask> = store.calls.book.with(|b| b.tasks().iter().rev().cloned().collect());
+        tasks.into_iter().map(|t| view! { <TaskItem task=t now /> }).collect_view()
+    };
+    let note = move || {
+        store.calls.book.with(|b| match (&b.list_error, b.listing, b.tasks().is_empty()) {
+            (Some(e), ..) => Some(format!("tasks/list failed: {e}")),
+            (None, true, _) => Some("Listing…".to_owned()),
+            (None, false, true) => Some("No tasks yet: a tool with a task badge starts one.".to_owned()),
+            _ => None,
+        })
+    };
+    view! {
+        <Show when=shown>
+            <section class="panel tasks" data-testid="tasks-panel">
+                <div class="panel-head">
+                    <h2 class="panel-title">"Tasks " <span class="count">{move || store.calls.book.with(|b| b.tasks().len())}</span></h2>
+                    <Show when=lists>
+                        <button class="button small ghost" title="Ask the server for its tasks (tasks/list)"
+                            on:click=move |_| store.refresh_tasks()>"Refresh"</button>
+                    </Show>
+                </div>
+                {move || note().map(|n| view! { <p class="hint small">{n}</p> })}
+                <ul class="task-list">{items}</ul>
+            </section>
+        </Show>
+    }
+}
+
+#[component]
+fn TaskItem(task: KnownTask, now: f64) -> impl IntoView {
+    let store = expect_context::<Store>();
+    let id = task.info.task_id.clone();
+    let status = task.info.status.as_str();
+    let running = !task.info.status.is_terminal();
+    let tool = task.tool.clone().unwrap_or_default();
+    // Its age by the server's `createdAt` where it reads (the wall clock), else since this
+    // page heard of it.
+    let created = task.info.created_at.as_deref().map(js_sys::Date::parse).filter(|t| t.is_finite());
+    let age_ms = created.map_or(now - task.first_seen_ms, |c| js_sys::Date::now() - c).max(0.0);
+    let age = clock::took(age_ms);
+    let ttl =
+        task.info.ttl_ms.filter(|_| running).map(|ttl| format!(" · TTL {} left", clock::took((ttl - age_ms).max(0.0))));
+    let outcome = task.outcome.as_ref().map(|_| " · outcome fetched");
+    let (open_id, cancel_id, rows_id) = (id.clone(), id.clone(), id.clone());
+    view! {
+        <li class="task-item" data-testid="task-item" data-task-id=id.clone() data-status=status data-tool-name=tool.clone()>
+            <button class="task-open" title="Go to its call, or fetch its outcome" on:click=move |_| store.open_task(&open_id)>
+                <span class=format!("task-dot status-{status}")></span>
+                <span class="task-tool">{if tool.is_empty() { "a task".to_owned() } else { tool.clone() }}</span>
+                <span class="small muted">{status.replace('_', " ")}</span>
+            </button>
+            <div class="small muted task-meta">
+                <span class="mono">{id.chars().take(10).collect::<String>()}</span>
+                {format!(" · {age} ago")}{ttl}{outcome}
+            </div>
+            {task.info.status_message.clone().map(|m| view! { <div class="small task-said">{m}</div> })}
+            <div class="task-actions">
+                <button class="button small ghost" title="Show its messages in the timeline"
+                    on:click=move |_| store.task_rows(&rows_id)>"Rows"</button>
+                {running.then(|| view! {
+                    <button class="button small danger-outline" data-testid="task-cancel" title="Send tasks/cancel"
+                        on:click=move |_| store.cancel_task(&cancel_id)>"Cancel"</button>
+                })}
+            </div>
+        </li>
+    }
+}
