@@ -70,7 +70,11 @@ pub enum Update {
     TaskCreated { id: Id, task: crate::tasks::TaskInfo },
     /// How a task stands (`tasks/get` when `polled`, `notifications/tasks/status`,
     /// `tasks/cancel`).
-    TaskStatus { task: crate::tasks::TaskInfo, polled: bool },
+    /// `tasks/cancel`). At 2026-07-28 an ended task carries its `outcome` (its `result` or
+    /// `error`).
+    TaskStatus { task: crate::tasks::TaskInfo, polled: bool, outcome: Option<CallOutcome> },
+    /// `tasks/cancel` was taken (2026-07-28: the task may still end otherwise).
+    TaskCancelAcked { task_id: String },
     /// A `tasks/get` failed (an unknown or expired task, an unreadable answer).
     TaskPollFailed { task_id: String, message: String },
     /// `tasks/result` gave the outcome of the task's call.
@@ -155,6 +159,8 @@ pub struct McpClient {
     listing_open: bool,
     /// The list changed while one was under way: list again once it ends.
     relist: bool,
+    /// The questions of tasks waiting for input (2026-07-28).
+    task_inputs: tasks::Inputs,
 }
 
 impl McpClient {
@@ -179,6 +185,7 @@ impl McpClient {
             facts: ListFacts::default(),
             listing_open: false,
             relist: false,
+            task_inputs: Default::default(),
         }
     }
 
@@ -447,10 +454,8 @@ impl McpClient {
                         data: p["data"].clone(),
                     });
                 }
-                Some("notifications/tasks/status") => {
-                    if let Ok(task) = crate::tasks::TaskInfo::read(&value["params"]) {
-                        out.updates.push(Update::TaskStatus { task, polled: false });
-                    }
+                Some("notifications/tasks/status" | "notifications/tasks") => {
+                    self.on_task_status(&value["params"], false, &mut out);
                 }
                 Some("notifications/progress") => {
                     let p = &value["params"];
@@ -517,7 +522,9 @@ impl McpClient {
                     Err(e) => self.tools_failed(format!("could not be read: {e}"), out),
                 },
             },
-            Purpose::CallTool { task } => out.updates.push(tasks::call_answer(id, value, error, task)),
+            Purpose::CallTool { task } => {
+                out.updates.push(tasks::call_answer(id, value, error, task || self.stateless.on))
+            }
             Purpose::Task(request) => self.on_task_answer(request, value, error, out),
             Purpose::ReadResource(uri) => {
                 let outcome = match error {

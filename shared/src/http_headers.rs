@@ -86,13 +86,15 @@ pub fn encode(s: &str) -> String {
     if plain { s.to_owned() } else { format!("=?base64?{}?=", base64::engine::general_purpose::STANDARD.encode(s)) }
 }
 
-/// `Mcp-Method` and, for a call, a prompt or a read, `Mcp-Name` of a request body.
+/// `Mcp-Method` and, for a call, a prompt, a read or a task, `Mcp-Name` of a request body.
 pub fn standard(body: &Value) -> Vec<(&'static str, String)> {
     let Some(method) = body.get("method").and_then(Value::as_str) else { return Vec::new() };
     let mut out = vec![(METHOD, method.to_owned())];
     let name = match method {
         "tools/call" | "prompts/get" => body["params"]["name"].as_str(),
         "resources/read" => body["params"]["uri"].as_str(),
+        // The tasks extension names its task.
+        "tasks/get" | "tasks/update" | "tasks/cancel" => body["params"]["taskId"].as_str(),
         _ => None,
     };
     if let Some(name) = name.filter(|n| n.bytes().all(|b| (0x20..0x7f).contains(&b))) {
@@ -174,6 +176,8 @@ mod tests {
         let read = json!({"method": "resources/read", "params": {"uri": "file:///a%20b.txt"}});
         assert_eq!(standard(&read)[1], (NAME, "file:///a%20b.txt".to_owned()));
         assert_eq!(standard(&json!({"method": "tools/list"})).len(), 1);
+        let poll = json!({"method": "tasks/get", "params": {"taskId": "t-1"}});
+        assert_eq!(standard(&poll)[1], (NAME, "t-1".to_owned()));
         assert!(standard(&json!({"id": 1, "result": {}})).is_empty());
     }
 }

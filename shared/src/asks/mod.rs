@@ -31,6 +31,8 @@ pub fn capabilities(revision: Option<Revision>) -> Value {
         Some(Revision::V2026_07_28) => {
             caps["roots"] = json!({});
             caps["elicitation"] = json!({"form": {}, "url": {}});
+            // Tasks are an extension at this revision: a call may be answered with one.
+            caps["extensions"][crate::tasks::EXTENSION] = json!({});
         }
         Some(r) if r < Revision::V2025_06_18 => {}
         Some(Revision::V2025_06_18) => caps["elicitation"] = json!({}),

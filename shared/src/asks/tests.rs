@@ -20,7 +20,7 @@ fn capabilities_by_revision() {
         2025-03-26: {"roots":{"listChanged":true},"sampling":{},"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}
         2025-06-18: {"roots":{"listChanged":true},"sampling":{},"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}},"elicitation":{}}
         2025-11-25: {"roots":{"listChanged":true},"sampling":{},"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}},"elicitation":{"form":{},"url":{}}}
-        2026-07-28: {"roots":{},"sampling":{},"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}},"elicitation":{"form":{},"url":{}}}"#]]
+        2026-07-28: {"roots":{},"sampling":{},"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]},"io.modelcontextprotocol/tasks":{}},"elicitation":{"form":{},"url":{}}}"#]]
     .assert_eq(&caps.join("\n"));
 }
 

@@ -30,6 +30,9 @@ impl McpClient {
         if let Some(out) = self.answer_question(id, &frame) {
             return out;
         }
+        if let Some(out) = self.answer_task_question(id, &frame) {
+            return out;
+        }
         Handled { replies: vec![frame], updates: Vec::new() }
     }
 

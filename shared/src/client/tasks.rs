@@ -1,14 +1,28 @@
-//! The client's side of tasks (2025-11-25): a `tools/call` sent as a task, the answer
-//! that is a task rather than a result (a protocol error when none was asked for), and the
-//! answers to `tasks/get`, `tasks/result` and `tasks/cancel`.
+//! The client's side of tasks: a `tools/call` sent as a task (2025-11-25) or answered with
+//! one (2026-07-28, where the extension is declared on every request), the answer that is a
+//! task rather than a result (a protocol error when none was asked for), and the answers to
+//! `tasks/get`, `tasks/result`, `tasks/cancel` and `tasks/list`. At 2026-07-28 an ended
+//! task carries its outcome, and a task waiting for input lists its questions: each is asked
+//! once, however often it is polled, and answered with `tasks/update`.
+
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Value, json};
 
 use super::{CallOutcome, Handled, McpClient, Purpose, Update, progress_token};
-use crate::jsonrpc::ErrorObject;
-use crate::jsonrpc::Id;
+use crate::asks::{self, ServerAsk};
+use crate::jsonrpc::{ErrorObject, Id};
 use crate::mcp::CallToolResult;
-use crate::tasks::{TaskInfo, task_param};
+use crate::tasks::{TaskInfo, TaskStatus, task_param};
+
+/// The questions of tasks waiting for input (2026-07-28).
+#[derive(Debug, Default)]
+pub(super) struct Inputs {
+    /// The id a question was asked under → its task and key.
+    asked: HashMap<Id, (String, String)>,
+    /// Every (task, key) asked or answered: a key is asked once however often it is polled.
+    seen: HashSet<(String, String)>,
+}
 
 /// A request about one task.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,6 +35,8 @@ pub enum TaskRequest {
     Cancel(String),
     /// `tasks/list` from this cursor (the first page without one).
     List(Option<String>),
+    /// `tasks/update`: answers to the task's questions (2026-07-28).
+    Update(String),
 }
 
 impl TaskRequest {
@@ -32,6 +48,7 @@ impl TaskRequest {
             "tasks/result" => TaskRequest::Result(id),
             "tasks/cancel" => TaskRequest::Cancel(id),
             "tasks/list" => TaskRequest::List((!id.is_empty()).then_some(id)),
+            "tasks/update" => TaskRequest::Update(id),
             _ => return None,
         })
     }
@@ -42,13 +59,14 @@ impl TaskRequest {
             TaskRequest::Result(_) => "tasks/result",
             TaskRequest::Cancel(_) => "tasks/cancel",
             TaskRequest::List(_) => "tasks/list",
+            TaskRequest::Update(_) => "tasks/update",
         }
     }
 
     /// The task it is about; the cursor of a listing (empty for its first page).
     pub fn task_id(&self) -> &str {
         match self {
-            TaskRequest::Get(id) | TaskRequest::Result(id) | TaskRequest::Cancel(id) => id,
+            TaskRequest::Get(id) | TaskRequest::Result(id) | TaskRequest::Cancel(id) | TaskRequest::Update(id) => id,
             TaskRequest::List(cursor) => cursor.as_deref().unwrap_or_default(),
         }
     }
@@ -69,12 +87,92 @@ impl McpClient {
     /// The request `request` as a frame.
     pub fn task_request(&mut self, request: TaskRequest) -> String {
         let params = match &request {
+            TaskRequest::Update(_) => return self.task_update(request.task_id(), json!({})),
             TaskRequest::List(None) => json!({}),
             TaskRequest::List(Some(cursor)) => json!({"cursor": cursor}),
             other => json!({"taskId": other.task_id()}),
         };
         let method = request.method();
         self.request(Purpose::Task(request), method, Some(params)).1
+    }
+
+    /// `tasks/update` with `responses` (key → the answer's result).
+    fn task_update(&mut self, task_id: &str, responses: Value) -> String {
+        let params = json!({"taskId": task_id, "inputResponses": responses});
+        self.request(Purpose::Task(TaskRequest::Update(task_id.to_owned())), "tasks/update", Some(params)).1
+    }
+
+    /// How a task stands, from a poll's answer or a notification: its outcome when it ended
+    /// with one (2026-07-28), its questions when it waits for input (each asked once).
+    pub(super) fn on_task_status(&mut self, v: &Value, polled: bool, out: &mut Handled) {
+        let task = match TaskInfo::read(v) {
+            Ok(task) => task,
+            Err(e) => {
+                let task_id = v["taskId"].as_str().unwrap_or("?").to_owned();
+                if polled {
+                    out.updates.push(Update::TaskPollFailed { task_id, message: format!("unreadable task: {e}") });
+                }
+                return;
+            }
+        };
+        let outcome = match (task.status, v.get("result"), v.get("error")) {
+            (TaskStatus::Completed, Some(result), _) => Some(call_outcome(&json!({"result": result}), None)),
+            (TaskStatus::Failed, _, Some(error)) => {
+                let read = serde_json::from_value(error.clone()).unwrap_or_else(|_| ErrorObject {
+                    code: -32603,
+                    message: format!("the task failed with an unreadable error: {error}"),
+                    data: None,
+                });
+                Some(call_outcome(&json!({"error": error}), Some(read)))
+            }
+            _ => None,
+        };
+        if task.status == TaskStatus::InputRequired
+            && let Some(requests) = v.get("inputRequests").and_then(Value::as_object)
+        {
+            self.ask_task_inputs(&task.task_id, requests, out);
+        }
+        out.updates.push(Update::TaskStatus { task, polled, outcome });
+    }
+
+    /// The questions of a task waiting for input, each asked once; `roots/list` answered here.
+    fn ask_task_inputs(&mut self, task_id: &str, requests: &serde_json::Map<String, Value>, out: &mut Handled) {
+        let mut at_once = serde_json::Map::new();
+        for (key, request) in requests {
+            if !self.task_inputs.seen.insert((task_id.to_owned(), key.clone())) {
+                continue;
+            }
+            let method = request["method"].as_str().unwrap_or_default();
+            let ask_id = Id::String(format!("task:{task_id}/{key}"));
+            if method == "roots/list" {
+                at_once.insert(key.clone(), asks::roots_result(&self.roots));
+            } else if let Some(ask) = ServerAsk::read(&ask_id, method, &request["params"]) {
+                self.asked.insert(ask_id.clone());
+                self.task_inputs.asked.insert(ask_id, (task_id.to_owned(), key.clone()));
+                out.updates.push(Update::Asked(ask));
+            } else {
+                out.updates.push(Update::Notice(format!(
+                    "task {task_id} asked for input this client cannot give: {key} ({method:?})"
+                )));
+            }
+        }
+        if !at_once.is_empty() {
+            out.replies.push(self.task_update(task_id, Value::Object(at_once)));
+        }
+    }
+
+    /// The person answered a task's question: `tasks/update` carries it. `None` when `id` is
+    /// no task's question.
+    pub(super) fn answer_task_question(&mut self, id: &Id, frame: &str) -> Option<Handled> {
+        let (task_id, key) = self.task_inputs.asked.remove(id)?;
+        let answer: Value = serde_json::from_str(frame).unwrap_or_default();
+        let mut out = Handled::default();
+        match answer.get("result") {
+            Some(result) => out.replies.push(self.task_update(&task_id, json!({ key: result }))),
+            // A declined sampling request has no result to carry: the task is told nothing.
+            None => out.updates.push(Update::Notice(format!("task {task_id}: {key} was declined"))),
+        }
+        Some(out)
     }
 
     pub(super) fn on_task_answer(
@@ -99,12 +197,16 @@ impl McpClient {
             }
             (TaskRequest::Get(_), Some(e)) => Update::TaskPollFailed { task_id, message: said(&e) },
             (TaskRequest::Cancel(_), Some(e)) => Update::TaskCancelRefused { task_id, message: said(&e) },
-            (request @ (TaskRequest::Get(_) | TaskRequest::Cancel(_)), None) => {
-                match TaskInfo::read(&value["result"]) {
-                    Ok(task) => Update::TaskStatus { task, polled: matches!(request, TaskRequest::Get(_)) },
-                    Err(e) => Update::TaskPollFailed { task_id, message: format!("unreadable task: {e}") },
-                }
+            (TaskRequest::Get(_), None) => return self.on_task_status(&value["result"], true, out),
+            // 2025-11-25 answers a cancel with the task; 2026-07-28 with a bare ack.
+            (TaskRequest::Cancel(_), None) => match TaskInfo::read(&value["result"]) {
+                Ok(task) => Update::TaskStatus { task, polled: false, outcome: None },
+                Err(_) => Update::TaskCancelAcked { task_id },
+            },
+            (TaskRequest::Update(_), Some(e)) => {
+                Update::Notice(format!("the answers to task {task_id} were refused: {}", said(&e)))
             }
+            (TaskRequest::Update(_), None) => return,
             // The server's own failure to hold the request open is no outcome: asked again later.
             (TaskRequest::Result(_), Some(e)) if e.code == -32603 && value.is_null() => {
                 Update::TaskFetchFailed { task_id }
@@ -118,7 +220,10 @@ impl McpClient {
 /// The update for an answer to a `tools/call` (sent as a task when `task`): its task, its
 /// outcome, or a protocol error for a task nobody asked for.
 pub(super) fn call_answer(id: &Id, value: &Value, error: Option<ErrorObject>, task: bool) -> Update {
-    let created = error.is_none().then(|| value["result"].get("task")).flatten().filter(|t| t.is_object());
+    // 2025-11-25 nests the task (`result.task`); 2026-07-28 answers it flat (`resultType: task`).
+    let result = &value["result"];
+    let flat = (result["resultType"] == "task").then_some(result);
+    let created = error.is_none().then(|| result.get("task").filter(|t| t.is_object()).or(flat)).flatten();
     match (created, task) {
         (Some(t), true) => match TaskInfo::read(t) {
             Ok(task) => Update::TaskCreated { id: id.clone(), task },

@@ -5,6 +5,7 @@
 
 use super::{CallState, ConnState, Refused, Session, Update};
 use crate::client::TaskRequest;
+use crate::revision::Revision;
 use crate::tasks::{self, TaskBook, TaskRun, TaskStatus, TaskStep};
 
 /// Pages of `tasks/list` followed at most.
@@ -137,14 +138,21 @@ impl Session {
             Update::TaskCreated { id, task } => {
                 let Some(tool) = self.call.tool_of(&id).map(str::to_owned) else { return };
                 self.book.seen(task.clone(), Some(&tool), now_ms);
-                let (run, step) = TaskRun::new(&tool, task, now_ms);
+                let inline = self.negotiated().is_some_and(|n| n.revision == Revision::V2026_07_28);
+                let (run, step) = TaskRun::started(&tool, task, inline, now_ms);
                 let task_id = run.info.task_id.clone();
                 self.call.became_task(run);
                 self.changed.call = true;
                 self.after_status(step, task_id);
             }
-            Update::TaskStatus { task, polled } => {
+            Update::TaskStatus { task, polled, outcome } => {
                 self.book.seen(task.clone(), None, now_ms);
+                // 2026-07-28: an ended task brings its outcome along.
+                if let Some(outcome) = outcome {
+                    let task_id = task.task_id.clone();
+                    self.on_task_update(Update::TaskStatus { task, polled, outcome: None }, now_ms);
+                    return self.on_task_update(Update::TaskOutcome { task_id, outcome }, now_ms);
+                }
                 let Some(run) = self.call.task_mut().filter(|r| r.info.task_id == task.task_id) else { return };
                 let step = run.on_status(task, now_ms);
                 if polled {
@@ -170,6 +178,9 @@ impl Session {
                     run.fetch_failed();
                 }
             }
+            // The cancel was taken (2026-07-28): the task is watched until it ends, which
+            // may be otherwise than cancelled.
+            Update::TaskCancelAcked { .. } => {}
             Update::TaskCancelRefused { task_id, message } => {
                 if let Some(run) = self.call.task_mut().filter(|r| r.info.task_id == task_id) {
                     run.cancel_answered();

@@ -111,6 +111,7 @@ impl Session {
             | Update::TaskOutcome { .. }
             | Update::TaskFetchFailed { .. }
             | Update::TaskCancelRefused { .. }
+            | Update::TaskCancelAcked { .. }
             | Update::TasksListed { .. } => self.on_task_update(update, now_ms),
             Update::ForView { id, outcome } => {
                 // Played back, the answer is the recording's, already in the App lane.

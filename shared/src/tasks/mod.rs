@@ -24,6 +24,8 @@ pub const DEFAULT_TTL_MS: f64 = 300_000.0;
 pub const DEFAULT_POLL_MS: f64 = 1_000.0;
 /// Never polled faster than this, whatever the server suggests.
 pub const POLL_FLOOR_MS: f64 = 250.0;
+/// The extension a 2026-07-28 client declares in each request's capabilities.
+pub const EXTENSION: &str = "io.modelcontextprotocol/tasks";
 /// The `_meta` key that ties a message to its task.
 pub const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
 
@@ -93,8 +95,9 @@ impl TaskInfo {
             status_message: text("statusMessage"),
             created_at: text("createdAt"),
             last_updated_at: text("lastUpdatedAt"),
-            ttl_ms: ms("ttl"),
-            poll_interval_ms: ms("pollInterval"),
+            // 2026-07-28 names them `ttlMs` and `pollIntervalMs`.
+            ttl_ms: ms("ttl").or_else(|| ms("ttlMs")),
+            poll_interval_ms: ms("pollInterval").or_else(|| ms("pollIntervalMs")),
         })
     }
 }

@@ -43,12 +43,19 @@ pub struct TaskRun {
     cancelling: bool,
     /// `tasks/get` requests sent.
     pub polls: u32,
+    /// Its outcome comes with its status (2026-07-28): no `tasks/result` is asked for.
+    pub inline: bool,
 }
 
 impl TaskRun {
     /// The task a call's answer created at `now_ms`, and what to send at once (its outcome,
     /// when it was created ended or waiting for input).
     pub fn new(tool: &str, info: TaskInfo, now_ms: f64) -> (TaskRun, Option<TaskStep>) {
+        Self::started(tool, info, false, now_ms)
+    }
+
+    /// The same, `inline` when its outcome comes with its status (2026-07-28).
+    pub fn started(tool: &str, info: TaskInfo, inline: bool, now_ms: f64) -> (TaskRun, Option<TaskStep>) {
         let mut run = TaskRun {
             tool: tool.to_owned(),
             history: Vec::new(),
@@ -58,6 +65,7 @@ impl TaskRun {
             fetching: false,
             cancelling: false,
             polls: 0,
+            inline,
             info: info.clone(),
         };
         run.next_poll_ms = now_ms + run.interval_ms();
@@ -101,8 +109,8 @@ impl TaskRun {
         }
         self.info = TaskInfo { ttl_ms: info.ttl_ms.or(self.info.ttl_ms), ..info };
         // A cancelled task has no outcome to fetch: its status is its end.
-        let wants_outcome =
-            matches!(self.info.status, TaskStatus::Completed | TaskStatus::Failed | TaskStatus::InputRequired);
+        let wants_outcome = !self.inline
+            && matches!(self.info.status, TaskStatus::Completed | TaskStatus::Failed | TaskStatus::InputRequired);
         (wants_outcome && !self.fetching).then(|| {
             self.fetching = true;
             TaskStep::FetchResult

@@ -12,7 +12,7 @@ fn frame(text: &str) -> Value {
 }
 
 /// A session that discovered a 2026-07-28 server with these tools.
-fn discovered(tools: Value) -> Harness {
+pub(super) fn discovered(tools: Value) -> Harness {
     let mut h = Harness::new();
     h.s.connect_with(Target::Demo, ProtocolChoice::Auto, true);
     h.flush();

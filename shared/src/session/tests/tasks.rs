@@ -223,3 +223,103 @@ fn the_connections_tasks_are_listed_page_by_page_and_any_of_them_asked_about() {
     let mut plain = Harness::connected(task_tools());
     assert!(matches!(plain.s.list_tasks(), Err(Refused::Unsupported(_))));
 }
+
+/// A 2026-07-28 task, flat, as `tools/call` or `tasks/get` answers it.
+fn task_2026(status: &str, extra: Value) -> Value {
+    let mut t = json!({"resultType": "complete", "taskId": "n-1", "status": status, "createdAt": "2026-11-24T10:00:00Z",
+        "lastUpdatedAt": "2026-11-24T10:00:00Z", "ttlMs": 60000, "pollIntervalMs": 400});
+    for (k, v) in extra.as_object().cloned().unwrap_or_default() {
+        t[k] = v;
+    }
+    t
+}
+
+/// At 2026-07-28 the server alone decides: a call declared the extension, and got a task.
+fn created_2026() -> Harness {
+    let mut h = super::stateless::discovered(json!([{"name": "research", "inputSchema": {"type": "object"}}]));
+    h.s.call_tool("research", json!({}), LIMITS, h.at).unwrap();
+    let call = frame(&h.flush().0[0]);
+    assert_eq!(
+        call["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"]["extensions"]["io.modelcontextprotocol/tasks"],
+        json!({})
+    );
+    assert!(call["params"].get("task").is_none(), "no task is asked for at this revision");
+    h.server_says(
+        &json!({"jsonrpc": "2.0", "id": call["id"], "result": task_2026("working", json!({"resultType": "task"}))})
+            .to_string(),
+    );
+    assert!(h.s.task().is_some_and(|t| t.inline && t.info.ttl_ms == Some(60000.0) && t.interval_ms() == 400.0));
+    h
+}
+
+fn poll(h: &mut Harness) -> Value {
+    let due = h.s.next_deadline_ms().unwrap();
+    h.s.tick(due);
+    let frames = h.flush().0;
+    let poll = frame(frames.last().unwrap());
+    assert_eq!(poll["method"], "tasks/get");
+    poll
+}
+
+#[test]
+fn a_2026_task_asks_each_question_once_answers_with_tasks_update_and_ends_with_its_inline_result() {
+    let mut h = created_2026();
+    let question = json!({"inputRequests": {"color": {"method": "elicitation/create", "params": {"message": "Colour?",
+        "requestedSchema": {"type": "object", "properties": {"color": {"type": "string", "default": "teal"}}}}}}});
+    let p = poll(&mut h);
+    h.server_says(
+        &json!({"jsonrpc": "2.0", "id": p["id"], "result": task_2026("input_required", question.clone())}).to_string(),
+    );
+    let asks: Vec<Id> = h.s.asks().iter().map(|a| a.id.clone()).collect();
+    assert_eq!(asks, [Id::String("task:n-1/color".into())]);
+    // The person is answering: no poll meanwhile.
+    h.s.tick(h.at + 10_000.0);
+    assert!(h.flush().0.is_empty());
+    h.s.answer_elicitation(&Id::String("task:n-1/color".into()), crate::asks::ElicitAnswer::Accept(json!({})), h.at)
+        .unwrap();
+    let update = frame(&h.flush().0[0]);
+    assert_eq!(update["method"], "tasks/update");
+    assert_eq!(update["params"]["taskId"], "n-1");
+    assert_eq!(
+        update["params"]["inputResponses"],
+        json!({"color": {"action": "accept", "content": {"color": "teal"}}})
+    );
+    h.server_says(&json!({"jsonrpc": "2.0", "id": update["id"], "result": {"resultType": "complete"}}).to_string());
+    // The ack may come before the task says so: the same question again is not asked twice.
+    let p = poll(&mut h);
+    h.server_says(
+        &json!({"jsonrpc": "2.0", "id": p["id"], "result": task_2026("input_required", question)}).to_string(),
+    );
+    assert!(h.s.asks().is_empty(), "asked once, however often it is polled");
+    let p = poll(&mut h);
+    let done = task_2026(
+        "completed",
+        json!({"result": {"content": [{"type": "text", "text": "teal it is"}], "isError": false}}),
+    );
+    h.server_says(&json!({"jsonrpc": "2.0", "id": p["id"], "result": done}).to_string());
+    assert_eq!(h.s.call().as_str(), "ok");
+    assert!(h.flush().0.is_empty(), "no tasks/result at this revision");
+    let CallState::Done { outcome: crate::client::CallOutcome::Result { result, .. }, .. } = h.s.call() else {
+        panic!()
+    };
+    assert_eq!(serde_json::to_value(&result.content).unwrap()[0]["text"], "teal it is");
+}
+
+#[test]
+fn a_2026_cancel_is_an_ack_and_the_task_is_watched_to_its_end() {
+    let mut h = created_2026();
+    h.s.cancel_call();
+    let cancel = frame(&h.flush().0[0]);
+    assert_eq!(cancel["method"], "tasks/cancel");
+    h.server_says(&json!({"jsonrpc": "2.0", "id": cancel["id"], "result": {"resultType": "complete"}}).to_string());
+    assert!(h.s.call().is_pending(), "an ack is no end");
+    let p = poll(&mut h);
+    h.server_says(&json!({"jsonrpc": "2.0", "id": p["id"], "result": task_2026("cancelled", json!({}))}).to_string());
+    assert!(matches!(h.s.call(), CallState::Cancelled { reason, .. } if reason.starts_with("cancelled by the user")));
+    // A failed task's error is the call's protocol error.
+    let mut h = created_2026();
+    let p = poll(&mut h);
+    let failed = task_2026("failed", json!({"error": {"code": -32603, "message": "rate limited"}}));
+    h.server_says(&json!({"jsonrpc": "2.0", "id": p["id"], "result": failed}).to_string());
+    assert_eq!(h.s.call().as_str(), "protocol-error");
+}
