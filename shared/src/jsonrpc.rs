@@ -125,6 +125,10 @@ impl ErrorObject {
             -32603 => "Internal error: the server failed while handling the request",
             -32002 => "Resource not found",
             -32042 => "URL elicitation required",
+            // 2026-07-28.
+            -32020 => "Header mismatch: the HTTP headers do not match the request body",
+            -32021 => "Missing required client capability: the server needs one the request did not declare",
+            -32022 => "Unsupported protocol version",
             -32099..=-32000 => "Server error (implementation-defined)",
             _ => return None,
         })

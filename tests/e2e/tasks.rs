@@ -313,3 +313,35 @@ async fn the_tasks_panel_lists_the_servers_tasks_and_cancels_one() -> Result<()>
     b.close().await?;
     Ok(())
 }
+
+#[test]
+fn at_2026_07_28_a_task_is_the_servers_choice_and_its_questions_go_by_tasks_update() -> Result<()> {
+    let script = task_server();
+    let server = ["python3", script.as_str(), "--v2026"];
+    let mut args = vec!["call", "slow_report"];
+    args.extend(server);
+    let r = run(&args)?;
+    ensure!(r.code == 0 && r.stdout.trim() == "Report after 3 stages", "{r}");
+    ensure!(r.stderr.contains("protocol 2026-07-28") && r.stderr.contains(" completed: Done"), "{r}");
+    let dir = std::env::temp_dir().join(format!("mcp-playground-tasks-2026-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let answers = dir.join("answers.json");
+    std::fs::write(&answers, r#"{"elicitation": [{"action": "accept", "content": {"color": "teal"}}]}"#)?;
+    let answers = answers.to_string_lossy().into_owned();
+    let record = dir.join("ask.jsonl").to_string_lossy().into_owned();
+    let mut args = vec!["call", "ask_color", "--answers", &answers, "--record", &record];
+    args.extend(server);
+    let r = run(&args)?;
+    ensure!(r.code == 0 && r.stdout.trim() == "Your colour: teal", "{r}");
+    let text = std::fs::read_to_string(&record)?;
+    ensure!(text.contains("tasks/update") && !text.contains("tasks/result"), "the answer went by tasks/update");
+    let mut args = vec!["call", "fail_task"];
+    args.extend(server);
+    let r = run(&args)?;
+    ensure!(
+        r.code == 2 && r.stderr.contains(" failed: The work broke") && r.stderr.contains("the work broke halfway"),
+        "{r}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}

@@ -179,6 +179,14 @@ impl Checker {
                 };
                 let request = message.method.and_then(|m| self.definition(m, asker));
                 let stem = request.map(|r| r.strip_suffix("Request").unwrap_or(r));
+                // A task answer of 2026-07-28 belongs to the tasks extension, whose schema is
+                // not the core's: only its envelope is judged.
+                if task && self.known("CreateTaskResult").is_none() {
+                    out.extend(
+                        self.known("JSONRPCResultResponse").or_else(|| self.known("JSONRPCResponse")).map(|n| (n, "")),
+                    );
+                    return out;
+                }
                 // 2026-07-28 names the whole answer of most requests (`CallToolResultResponse`).
                 if let Some(whole) = stem.and_then(|s| self.known(&format!("{s}ResultResponse"))) {
                     out.push((whole, ""));
@@ -225,10 +233,12 @@ impl Checker {
     }
 }
 
-/// Whether an answer is a task (2025-11-25: `result.task` an object, and no `content`).
+/// Whether an answer is a task (2025-11-25: `result.task` an object, and no `content`;
+/// 2026-07-28: `resultType: task`).
 fn is_task(value: &Value) -> bool {
     let result = &value["result"];
-    result.get("task").is_some_and(Value::is_object) && result.get("content").is_none()
+    result["resultType"] == "task"
+        || (result.get("task").is_some_and(Value::is_object) && result.get("content").is_none())
 }
 
 /// The definitions a union (`{"anyOf": [{"$ref": "#/$defs/X"}, …]}`) lists.

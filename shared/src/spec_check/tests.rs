@@ -154,3 +154,11 @@ fn a_task_answer_to_a_call_is_judged_as_a_task_in_2025_11_25() {
     let polled = json!({"jsonrpc": "2.0", "id": 5, "result": task});
     assert_eq!(judge(r, Direction::In, Kind::Response, Some("tasks/get"), polled), Verdict::Valid);
 }
+
+#[test]
+fn a_task_answer_of_2026_07_28_is_judged_by_its_envelope_only() {
+    let r = Revision::V2026_07_28;
+    let created = json!({"jsonrpc": "2.0", "id": 4, "result": {"resultType": "task", "taskId": "t1", "status": "working",
+        "createdAt": "2026-11-24T10:00:00Z", "lastUpdatedAt": "2026-11-24T10:00:00Z", "ttlMs": null}});
+    assert_eq!(judge(r, Direction::In, Kind::Response, Some("tools/call"), created), Verdict::Valid);
+}

@@ -22,9 +22,18 @@ Tasks live as long as the process, across connections: `tasks/list`,
 `tasks/get`, `tasks/result` and `tasks/cancel` work from a new connection over
 HTTP.
 
+With `--v2026` it also answers `server/discover` for 2026-07-28, where tasks are
+the extension `io.modelcontextprotocol/tasks`: a client that declares it in a
+request's `_meta` gets a task (`resultType: "task"`, flat); one that does not
+gets `-32021` for a tool that needs a task; `tasks/get` carries the outcome
+(`result` or `error`) and the questions (`inputRequests`), answered with
+`tasks/update`; `tasks/cancel` is an acknowledgement; there is no `tasks/result`
+and no `tasks/list`.
+
 Usage:
     python3 tests/servers/python/task_server.py                     # stdio (default)
     python3 tests/servers/python/task_server.py streamable-http --port 0   # JSON answers only
+    python3 tests/servers/python/task_server.py --v2026            # stdio, 2026-07-28 too
 """
 
 from __future__ import annotations
@@ -39,6 +48,9 @@ import time
 import uuid
 
 RELATED = "io.modelcontextprotocol/related-task"
+EXTENSION = "io.modelcontextprotocol/tasks"
+V2026 = "2026-07-28"
+OFFER_2026 = False
 STEP_S = 0.3
 
 TOOLS = [
@@ -93,7 +105,8 @@ class Task:
         self.poll = 300
         self.result = None  # the `result` member, once completed
         self.error = None  # the `error` member, once failed
-        self.question = None  # an elicitation waiting to be asked
+        self.question = None  # an elicitation waiting to be asked (2025-11-25)
+        self.pending_question = None  # the same, listed by tasks/get until answered (2026-07-28)
         self.answer = None
         self.changed = threading.Condition()
 
@@ -118,6 +131,25 @@ class Task:
             for k, v in fields.items():
                 setattr(self, k, v)
             self.changed.notify_all()
+
+    def view_2026(self) -> dict:
+        """The task as 2026-07-28 shows it: flat, with its outcome or its questions."""
+        out = {
+            "taskId": self.id,
+            "status": self.status,
+            "statusMessage": self.message,
+            "createdAt": self.created,
+            "lastUpdatedAt": self.updated,
+            "ttlMs": self.ttl,
+            "pollIntervalMs": self.poll,
+        }
+        if self.status == "completed" and self.result is not None:
+            out["result"] = self.result
+        if self.status == "failed" and self.error is not None:
+            out["error"] = self.error
+        if self.status == "input_required" and self.pending_question is not None:
+            out["inputRequests"] = {"color": {"method": "elicitation/create", "params": self.pending_question}}
+        return out
 
     def ended(self) -> bool:
         return self.status in ("completed", "failed", "cancelled")
@@ -170,9 +202,10 @@ def run(task: Task) -> None:
             "message": "What is your favourite colour?",
             "requestedSchema": {"type": "object", "properties": {"color": {"type": "string", "title": "Colour"}}, "required": ["color"]},
         }
-        task.set("input_required", "Waiting for your favourite colour", question=question)
+        task.set("input_required", "Waiting for your favourite colour", question=question, pending_question=question)
         with task.changed:
             task.changed.wait_for(lambda: task.answer is not None or task.ended(), timeout=120)
+        task.pending_question = None
         answer = task.answer or {}
         color = (answer.get("content") or {}).get("color", "none") if answer.get("action") == "accept" else "none"
         task.set("working", f"Painting it {color}")
@@ -224,6 +257,16 @@ class Connection:
         return {"jsonrpc": "2.0", "id": mid, "result": result}
 
     def dispatch(self, method: str, params: dict, mid):
+        meta = params.get("_meta") or {}
+        if meta.get("io.modelcontextprotocol/protocolVersion") == V2026:
+            return self.dispatch_2026(method, params, meta)
+        if method == "server/discover" and OFFER_2026:
+            return {
+                "resultType": "complete",
+                "supportedVersions": [V2026],
+                "capabilities": {"tools": {}, "extensions": {EXTENSION: {}}},
+                "serverInfo": {"name": "python-tasks", "title": "Task server", "version": "1.0.0"},
+            }
         if method == "initialize":
             return {
                 "protocolVersion": "2025-11-25",
@@ -251,6 +294,47 @@ class Connection:
         if method == "tasks/result":
             threading.Thread(target=self.outcome, args=(task, mid), daemon=True).start()
             return LATER
+        raise Refusal(-32601, f"Method not found: {method}")
+
+    def dispatch_2026(self, method: str, params: dict, meta: dict):
+        """2026-07-28: tasks are an extension the client declares on each request."""
+        declared = EXTENSION in ((meta.get("io.modelcontextprotocol/clientCapabilities") or {}).get("extensions") or {})
+        if method == "server/discover":
+            return self.dispatch("server/discover", {}, None)
+        if method == "subscriptions/listen":
+            return LATER  # kept open, never answered: this server sends no notifications
+        if method == "tools/list":
+            tools = [{k: v for k, v in t.items() if k != "execution"} for t in TOOLS]
+            return {"resultType": "complete", "tools": tools}
+        if method in ("tasks/result", "tasks/list"):
+            raise Refusal(-32601, f"Method not found: {method}")
+        if method.startswith("tasks/") and not declared:
+            raise Refusal(-32021, "Missing required client capability")
+        if method == "tools/call":
+            name = params.get("name")
+            if not declared:
+                raise Refusal(-32021, f"Tool {name} needs a task: declare {EXTENSION}")
+            if not any(t["name"] == name for t in TOOLS):
+                raise Refusal(-32602, f"Unknown tool: {name}")
+            task = Task(name, params.get("arguments") or {}, 1500 if name == "never_ends" else 300000)
+            TASKS.add(task)
+            threading.Thread(target=run, args=(task,), daemon=True).start()
+            return dict(task.view_2026(), resultType="task")
+        task = TASKS.get(str(params.get("taskId")))
+        if task is None:
+            raise Refusal(-32602, f"Failed to retrieve task: Task not found: {params.get('taskId')}")
+        if method == "tasks/get":
+            return dict(task.view_2026(), resultType="complete")
+        if method == "tasks/update":
+            answer = (params.get("inputResponses") or {}).get("color")
+            if answer is not None:
+                with task.changed:
+                    task.answer = answer
+                    task.changed.notify_all()
+            return {"resultType": "complete"}
+        if method == "tasks/cancel":
+            task.set("cancelled", "Cancelled by request")
+            return {"resultType": "complete"}
         raise Refusal(-32601, f"Method not found: {method}")
 
     def call(self, params: dict):
@@ -379,7 +463,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("transport", nargs="?", default="stdio", choices=["stdio", "streamable-http"])
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--v2026", action="store_true", help="answer server/discover for 2026-07-28 too")
     args = parser.parse_args()
+    global OFFER_2026
+    OFFER_2026 = args.v2026
     if args.transport == "stdio":
         serve_stdio()
         return
