@@ -310,6 +310,20 @@ async fn the_tasks_panel_lists_the_servers_tasks_and_cancels_one() -> Result<()>
     b.css(&format!("[data-testid=task-item][data-task-id=\"{id}\"][data-status=cancelled]")).await?;
     let state = b.id("result-pane").await?.attr("data-state").await?;
     ensure!(state.as_deref() == Some("cancelled"), "{state:?}");
+    // One left running: no longer watched, then picked in the panel for its outcome.
+    page::select_with_args(&b, "slow_report", r#"{"steps": 3}"#).await?;
+    b.id("call-button").await?.click().await?;
+    page::accept_if_asked(&b).await?;
+    b.id("task-unwatch").await?.click().await?;
+    b.css("[data-testid=result-pane][data-state=unwatched]").await?;
+    let left = b.css("[data-testid=task-item][data-tool-name=slow_report][data-status=working]").await?;
+    let left_id = left.attr("data-task-id").await?.unwrap_or_default();
+    left.find(fantoccini::Locator::Css(".task-open")).await?.click().await?;
+    let outcome =
+        b.css(&format!("[data-testid=task-item][data-task-id=\"{left_id}\"] [data-testid=task-outcome]")).await?;
+    ensure!(outcome.text().await?.contains("Report after 3 stages"));
+    b.css(&format!("[data-testid=task-item][data-task-id=\"{left_id}\"][data-status=completed]")).await?;
+    b.screenshot("tasks-panel-outcome").await?;
     b.close().await?;
     Ok(())
 }
@@ -343,5 +357,53 @@ fn at_2026_07_28_a_task_is_the_servers_choice_and_its_questions_go_by_tasks_upda
         "{r}"
     );
     let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_recorded_task_plays_back_its_statuses_in_order_with_no_server() -> Result<()> {
+    let script = task_server();
+    let (pg, b) = page::connected(Playground::start(&["python3", &script])?).await?;
+    let downloads = b.allow_downloads().await?;
+    page::select_with_args(&b, "slow_report", r#"{"steps": 3}"#).await?;
+    b.id("call-button").await?.click().await?;
+    page::accept_if_asked(&b).await?;
+    let (live, state) = watch_task(&b).await?;
+    ensure!(state == "ok", "{state}");
+    // Each status with its message (their times are the recording's, so not compared).
+    let statuses = async |b: &Browser| -> Result<Vec<String>> {
+        let mut out = Vec::new();
+        for li in b.all("[data-testid=task-status] .task-history li").await? {
+            let spans = li.find_all(fantoccini::Locator::Css("span")).await?;
+            let said = match spans.last() {
+                Some(s) => s.text().await?,
+                None => String::new(),
+            };
+            out.push(format!("{} {said}", li.attr("data-status").await?.unwrap_or_default()));
+        }
+        Ok(out)
+    };
+    let recorded = statuses(&b).await?;
+    b.id("recording-export").await?.click().await?;
+    let text = std::fs::read_to_string(b.downloaded(".jsonl").await?)?;
+    let file = std::env::temp_dir().join(format!("mcp-playground-task-playback-{}.jsonl", std::process::id()));
+    std::fs::write(&file, text)?;
+    let _ = std::fs::remove_dir_all(downloads);
+    b.close().await?;
+    drop(pg);
+    let (_pg, b) = page::open(Playground::start(&[])?).await?;
+    b.id("recording-import").await?.send_keys(&file.to_string_lossy()).await?;
+    b.css("[data-testid=replay-mode][data-state=playback]").await?;
+    b.id("replay-speed").await?.select_by_value("max").await?;
+    b.id("replay-play").await?.click().await?;
+    let (played, state) = watch_task(&b).await?;
+    ensure!(state == "ok", "{state} after {played:?} (live: {live:?})");
+    b.css("[data-testid=task-status][data-status=completed]").await?;
+    let shown = statuses(&b).await?;
+    // The same statuses and messages, in order (their times are the recording's).
+    ensure!(shown == recorded && recorded.len() >= 4, "{shown:?} vs {recorded:?}");
+    b.screenshot("task-playback").await?;
+    let _ = std::fs::remove_file(file);
+    b.close().await?;
     Ok(())
 }

@@ -182,6 +182,11 @@ fn outcome(s: &Session, id: &Id, json: bool) -> u8 {
             eprintln!("error: {message}");
             FAILED
         }
+        // The command line waits, or leaves with --no-wait before this.
+        CallState::Unwatched { task_id, .. } => {
+            println!("{task_id}");
+            OK
+        }
         CallState::Idle | CallState::Pending { .. } => FAILED,
     }
 }

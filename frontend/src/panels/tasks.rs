@@ -4,6 +4,7 @@
 //! in the timeline are one click away.
 
 use leptos::prelude::*;
+use shared::client::CallOutcome;
 use shared::tasks::KnownTask;
 use shared::timeline::clock;
 
@@ -62,7 +63,6 @@ fn TaskItem(task: KnownTask, now: f64) -> impl IntoView {
     let age = clock::took(age_ms);
     let ttl =
         task.info.ttl_ms.filter(|_| running).map(|ttl| format!(" · TTL {} left", clock::took((ttl - age_ms).max(0.0))));
-    let outcome = task.outcome.as_ref().map(|_| " · outcome fetched");
     let (open_id, cancel_id, rows_id) = (id.clone(), id.clone(), id.clone());
     view! {
         <li class="task-item" data-testid="task-item" data-task-id=id.clone() data-status=status data-tool-name=tool.clone()>
@@ -73,9 +73,10 @@ fn TaskItem(task: KnownTask, now: f64) -> impl IntoView {
             </button>
             <div class="small muted task-meta">
                 <span class="mono">{id.chars().take(10).collect::<String>()}</span>
-                {format!(" · {age} ago")}{ttl}{outcome}
+                {format!(" · {age} ago")}{ttl}
             </div>
             {task.info.status_message.clone().map(|m| view! { <div class="small task-said">{m}</div> })}
+            {task.outcome.as_ref().map(|o| view! { <pre class="task-outcome" data-testid="task-outcome">{outcome_text(o)}</pre> })}
             <div class="task-actions">
                 <button class="button small ghost" title="Show its messages in the timeline"
                     on:click=move |_| store.task_rows(&rows_id)>"Rows"</button>
@@ -87,3 +88,20 @@ fn TaskItem(task: KnownTask, now: f64) -> impl IntoView {
         </li>
     }
 }
+
+/// A task's outcome in a few lines: its text, or its error.
+fn outcome_text(outcome: &CallOutcome) -> String {
+    let text = match outcome {
+        CallOutcome::Result { result, .. } => shared::render::terminal::call_result(result),
+        CallOutcome::ProtocolError { error, .. } => shared::render::terminal::protocol_error(error),
+        CallOutcome::Unreadable { error, .. } => format!("an unreadable result: {error}"),
+    };
+    let mut short: String = text.chars().take(OUTCOME_CHARS).collect();
+    if text.chars().count() > OUTCOME_CHARS {
+        short.push('…');
+    }
+    short
+}
+
+/// Characters of an outcome the panel shows.
+const OUTCOME_CHARS: usize = 600;

@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 use shared::client::TaskRequest;
+use shared::session::CallState;
 
 use super::Store;
 
@@ -21,21 +22,33 @@ impl Store {
         }
     }
 
-    /// Picks a task: its tool, when a call of this page started it (the call shows the
-    /// task); otherwise its status is asked again and its outcome fetched.
+    /// Picks a task: the call that follows it, when it is the call under way; otherwise its
+    /// tool is shown (when known), its status asked again and its outcome fetched (shown in
+    /// the panel once it ends).
     pub fn open_task(self, task_id: &str) {
         let known = self.calls.book.with_untracked(|b| b.get(task_id).cloned());
         let Some(known) = known else { return };
+        let followed = self.calls.task.with_untracked(|t| t.as_ref().is_some_and(|t| t.info.task_id == task_id))
+            && self.call.with_untracked(CallState::is_pending);
         if let Some(tool) = known.tool.filter(|t| self.tools.with_untracked(|ts| ts.iter().any(|x| &x.name == t))) {
-            return self.select_tool(tool);
+            self.select_tool(tool);
         }
-        let request = if known.info.status.is_terminal() {
-            TaskRequest::Result(task_id.into())
-        } else {
-            TaskRequest::Get(task_id.into())
-        };
-        if let Err(e) = self.act(|s| s.ask_task(request)) {
-            self.act(|s| s.notice(e.to_string()));
+        if followed || known.outcome.is_some() {
+            return;
+        }
+        // How it stands now, and its outcome: at 2025-11-25 `tasks/result` answers once the
+        // task ended; at 2026-07-28 the status carries the outcome.
+        let stateless = self.server.with_untracked(|s| {
+            s.as_ref().and_then(|s| s.negotiated).is_some_and(|n| n.revision == shared::revision::Revision::V2026_07_28)
+        });
+        let mut asks = vec![TaskRequest::Get(task_id.into())];
+        if !stateless && known.info.status != shared::tasks::TaskStatus::Cancelled {
+            asks.push(TaskRequest::Result(task_id.into()));
+        }
+        for request in asks {
+            if let Err(e) = self.act(|s| s.ask_task(request)) {
+                return self.act(|s| s.notice(e.to_string()));
+            }
         }
     }
 
@@ -48,6 +61,13 @@ impl Store {
         if let Err(e) = self.act(|s| s.ask_task(TaskRequest::Cancel(task_id.into()))) {
             self.act(|s| s.notice(e.to_string()));
         }
+    }
+
+    /// Leaves the call's task running on the server, unwatched.
+    pub fn stop_watching(self) {
+        self.act(|s| {
+            s.stop_watching();
+        });
     }
 
     /// Shows the timeline rows of one task (its id as the filter).

@@ -115,6 +115,12 @@ pub enum CallState {
         tool: String,
         message: String,
     },
+    /// The person stopped watching the call's task, which goes on on the server (the
+    /// tasks panel still has it).
+    Unwatched {
+        tool: String,
+        task_id: String,
+    },
 }
 
 impl CallState {
@@ -127,7 +133,8 @@ impl CallState {
             | CallState::TransportError { tool, .. }
             | CallState::Cancelled { tool, .. }
             | CallState::Timeout { tool, .. }
-            | CallState::TaskLost { tool, .. } => Some(tool),
+            | CallState::TaskLost { tool, .. }
+            | CallState::Unwatched { tool, .. } => Some(tool),
         }
     }
 
@@ -148,6 +155,7 @@ impl CallState {
             CallState::Cancelled { .. } => "cancelled",
             CallState::Timeout { .. } => "timeout",
             CallState::TaskLost { .. } => "task-lost",
+            CallState::Unwatched { .. } => "unwatched",
         }
     }
 

@@ -66,6 +66,17 @@ impl Session {
         }
     }
 
+    /// The person stops watching the pending call's task: polling stops, the task goes on
+    /// on the server and stays in the tasks panel. False when the call is no running task.
+    pub fn stop_watching(&mut self) -> bool {
+        let Some(run) = self.call.task().filter(|r| !r.is_ended() && self.call.pending().is_some()) else {
+            return false;
+        };
+        let (tool, task_id) = (run.tool.clone(), run.info.task_id.clone());
+        self.set_call(CallState::Unwatched { tool, task_id });
+        true
+    }
+
     /// The person cancels the pending call: a task gets `tasks/cancel`, and stays pending
     /// until the server answers. False when the call is no task (yet).
     pub(super) fn cancel_task(&mut self) -> bool {

@@ -71,6 +71,10 @@ pub fn ResultPane() -> impl IntoView {
                     <div class="result-head">
                         <h3>"Calling " <span class="mono">{tool.clone()}</span> "…"</h3>
                         <span class="spinner"></span>
+                        {is_task.then(|| view! {
+                            <button class="button small ghost" data-testid="task-unwatch" title="Leave the task running on the server; the tasks panel keeps it"
+                                on:click=move |_| store.stop_watching()>"Stop watching"</button>
+                        })}
                         <button class="button small danger-outline" data-testid="cancel-button" title=how
                             prop:disabled=cancelling on:click=move |_| store.cancel_call()>
                             {if cancelling { "Cancelling…" } else { "Cancel" }}
@@ -95,6 +99,13 @@ pub fn ResultPane() -> impl IntoView {
                 <div class="result-head"><h3>"Call of " <span class="mono">{tool}</span></h3><span class="state-badge">"timeout"</span></div>
                 <p class="error-text">{format!("No result after {:.1} s: the playground sent notifications/cancelled. ", after_ms / 1000.0)}
                     "Raise the timeout next to the Call button for slow tools."</p>
+            }
+            .into_any(),
+            CallState::Unwatched { tool, task_id } => view! {
+                <div class="result-head"><h3>"Call of " <span class="mono">{tool.clone()}</span></h3><span class="state-badge">"left running"</span></div>
+                <p class="hint">"No longer watched: task " <span class="mono">{task_id}</span>
+                    " goes on on the server. The tasks panel has it: pick it there to fetch its outcome, or cancel it."</p>
+                <TaskStatusLine tool />
             }
             .into_any(),
             CallState::TaskLost { tool, message } => view! {

@@ -323,3 +323,17 @@ fn a_2026_cancel_is_an_ack_and_the_task_is_watched_to_its_end() {
     h.server_says(&json!({"jsonrpc": "2.0", "id": p["id"], "result": failed}).to_string());
     assert_eq!(h.s.call().as_str(), "protocol-error");
 }
+
+#[test]
+fn a_task_no_longer_watched_goes_on_unpolled_and_stays_known() {
+    let (mut h, _) = created();
+    assert!(h.s.stop_watching());
+    assert_eq!(h.s.call(), &CallState::Unwatched { tool: "research".into(), task_id: "t-1".into() });
+    assert_eq!(h.s.next_deadline_ms(), None, "no more polls, no TTL watch");
+    h.s.tick(1e12);
+    assert!(h.flush().0.is_empty());
+    assert!(h.s.task_book().get("t-1").is_some(), "the tasks panel still has it");
+    assert!(!h.s.stop_watching(), "nothing left to stop watching");
+    // Another call may start meanwhile.
+    assert!(h.s.call_tool("plain", json!({}), LIMITS, h.at).is_ok());
+}
