@@ -407,3 +407,35 @@ async fn a_recorded_task_plays_back_its_statuses_in_order_with_no_server() -> Re
     b.close().await?;
     Ok(())
 }
+
+#[tokio::test]
+async fn run_as_task_is_a_switch_for_optional_tools_and_is_remembered() -> Result<()> {
+    let script = task_server();
+    let (_pg, b) = page::connected(Playground::start(&["python3", &script])?).await?;
+    let badge = b.css("[data-testid=tool-item][data-tool-name=fail_task] [data-testid=task-support]").await?;
+    ensure!(badge.attr("data-support").await?.as_deref() == Some("optional"));
+    page::select_with_args(&b, "fail_task", "{}").await?;
+    ensure!(b.all("[data-testid=task-ttl]").await?.is_empty(), "no TTL while the call is no task");
+    b.id("task-toggle").await?.click().await?;
+    b.id("task-ttl").await?;
+    b.id("call-button").await?.click().await?;
+    page::accept_if_asked(&b).await?;
+    let (seen, state) = watch_task(&b).await?;
+    ensure!(state == "protocol-error" && seen.last().map(String::as_str) == Some("failed"), "{state} after {seen:?}");
+    // Remembered after a reload; off again, the call is a plain one.
+    b.client.refresh().await?;
+    page::connect(&b).await?;
+    page::select_with_args(&b, "fail_task", "{}").await?;
+    ensure!(b.id("task-toggle").await?.prop("checked").await?.as_deref() == Some("true"), "the switch is remembered");
+    b.id("task-toggle").await?.click().await?;
+    b.id("call-button").await?.click().await?;
+    page::accept_if_asked(&b).await?;
+    let state = eventually(Duration::from_secs(20), "the plain call", || async {
+        let s = b.id("result-pane").await?.attr("data-state").await?.unwrap_or_default();
+        Ok((s != "pending").then_some(s))
+    })
+    .await?;
+    ensure!(state == "protocol-error" && b.all("[data-testid=task-status]").await?.is_empty(), "{state}");
+    b.close().await?;
+    Ok(())
+}
