@@ -56,6 +56,9 @@ async fn demo_server_lists_tools_and_echoes() -> Result<()> {
     let rows = page::timeline(&b).await?.len();
     ensure!(marks.len() == rows, "{} arrows for {rows} rows", marks.len());
     let last_call = b.css("[data-testid=flow-view] .flow-mark:last-of-type").await?;
+    // In the middle of its scrolled box, so that the click lands on it and not on the edge
+    // of the panel around that box.
+    b.client.execute("arguments[0].scrollIntoView({block: 'center'})", vec![serde_json::to_value(&last_call)?]).await?;
     last_call.click().await?;
     let detail = b.id("timeline-detail").await?.text().await?;
     ensure!(detail.contains("\"result\""), "clicking an arrow did not select its message: {detail}");

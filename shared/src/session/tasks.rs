@@ -209,6 +209,7 @@ impl Session {
                 let Some(run) = self.call.task_mut().filter(|r| r.info.task_id == task_id) else { return };
                 run.outcome_arrived(failed, now_ms);
                 let created_ms = run.created_ms;
+                self.changed.call = true;
                 let Some((id, _)) = self.call.pending() else { return };
                 let id = id.clone();
                 let took = Some(now_ms - created_ms).filter(|d| *d >= 0.0 && !self.playback);

@@ -2,7 +2,7 @@
 //! `tasks/list` named, each with its last status, its tool when known, and its outcome once
 //! fetched. The page's tasks panel and the command line's `tasks` read it.
 
-use super::TaskInfo;
+use super::{TaskInfo, TaskStatus};
 use crate::client::CallOutcome;
 
 /// Tasks kept at most (the oldest known go first).
@@ -67,9 +67,17 @@ impl TaskBook {
         }
     }
 
-    /// What `tasks/result` gave for `task_id`.
+    /// What `tasks/result` gave for `task_id`: answered only once the task ended, so a task
+    /// last seen running ends now, completed or failed as its outcome says.
     pub fn outcome(&mut self, task_id: &str, outcome: CallOutcome) {
         if let Some(known) = self.tasks.iter_mut().find(|t| t.info.task_id == task_id) {
+            if !known.info.status.is_terminal() {
+                let failed = match &outcome {
+                    CallOutcome::Result { result, .. } => result.is_error == Some(true),
+                    _ => true,
+                };
+                known.info.status = if failed { TaskStatus::Failed } else { TaskStatus::Completed };
+            }
             known.outcome = Some(outcome);
         }
     }
@@ -97,6 +105,10 @@ mod tests {
         assert_eq!(book.tasks().len(), 2);
         book.outcome("b", CallOutcome::Unreadable { raw: json!(null), error: "x".into() });
         assert!(book.get("b").unwrap().outcome.is_some());
+        book.seen(info("c", "working"), None, 4.5);
+        let ok = serde_json::from_value(json!({"content": []})).unwrap();
+        book.outcome("c", CallOutcome::Result { result: Box::new(ok), raw: json!(null) });
+        assert_eq!(book.get("c").unwrap().info.status, TaskStatus::Completed, "an outcome ends a task seen running");
         for i in 0..MAX_KNOWN {
             book.seen(info(&format!("t{i}"), "working"), None, 5.0);
         }
