@@ -17,7 +17,7 @@ use shared::relay::{Limits, Target};
 use shared::render::terminal;
 use shared::revision::ProtocolChoice;
 use shared::session::{CallLimits, CallState, Changed, Session};
-use shared::timeline::{RowDirection, RowKind};
+use shared::timeline::{Row, RowDirection, RowKind};
 
 use super::drive::{Driver, Stop};
 use crate::cli::{CallArgs, Output, ServerArgs, ToolsArgs};
@@ -222,30 +222,21 @@ pub(super) fn print_outcome(outcome: &CallOutcome, raw: Option<String>, json: bo
 
 /// The last answer to a request of `method`, exactly as the server sent it.
 pub(super) fn last_answer_text(s: &Session, method: &str) -> Option<String> {
-    s.timeline()
-        .rows()
-        .iter()
-        .rev()
-        .find(|r| {
-            r.direction == RowDirection::In
-                && matches!(r.kind, RowKind::Response | RowKind::Error)
-                && r.method.as_deref() == Some(method)
-        })
-        .map(|r| r.raw.clone())
+    answer_text(s, |r| r.method.as_deref() == Some(method))
 }
 
 /// The frame that answered request `id`, exactly as the server sent it.
 fn response_text(s: &Session, id: &Id) -> Option<String> {
-    s.timeline()
-        .rows()
-        .iter()
-        .rev()
-        .find(|r| {
-            r.direction == RowDirection::In
-                && matches!(r.kind, RowKind::Response | RowKind::Error)
-                && r.id.as_ref() == Some(id)
-        })
-        .map(|r| r.raw.clone())
+    answer_text(s, |r| r.id.as_ref() == Some(id))
+}
+
+/// The last answer from the server that `which` picks, as its frame crossed the wire.
+fn answer_text(s: &Session, which: impl Fn(&Row) -> bool) -> Option<String> {
+    let rows = s.timeline().rows();
+    let answer = rows.iter().rev().find(|r| {
+        r.direction == RowDirection::In && matches!(r.kind, RowKind::Response | RowKind::Error) && which(r)
+    })?;
+    Some(answer.raw.clone())
 }
 
 /// One member of a JSON object as its original text (numbers keep their digits).

@@ -88,17 +88,9 @@ fn ToolDetail(tool: Tool) -> impl IntoView {
             <ArgsEditor />
             <div class="actions">
                 <TaskChoice tool=tool.clone() />
-                <label class="timeout" title="Silence allowed before the call is cancelled; progress resets it">
-                    <span class="hint small">"Timeout"</span>
-                    <input class="input compact number" type="number" min="0.1" step="any" data-testid="call-timeout"
-                        prop:value=move || store.calls.timeout_s.get().to_string()
-                        on:change=move |ev| {
-                            if let Ok(v) = event_target_value(&ev).parse::<f64>() {
-                                store.calls.set_timeout(v);
-                            }
-                        } />
-                    <span class="hint small">"s"</span>
-                </label>
+                <Seconds class="timeout" label="Timeout" test_id="call-timeout" min="0.1"
+                    title="Silence allowed before the call is cancelled; progress resets it"
+                    value=store.calls.timeout_s set=move |v| store.calls.set_timeout(v) />
                 <Show when=invalid>
                     <Show when=told>
                         <span class="hint small">"Fix the problems above, or send them as they are to see how the server copes."</span>
@@ -146,18 +138,36 @@ fn TaskChoice(tool: Tool) -> impl IntoView {
             {toggle}
             {required}
             <Show when=on.clone()>
-                <label class="timeout task-ttl" title="How long the server should keep the task and its outcome">
-                    <span class="hint small">"TTL"</span>
-                    <input class="input compact number" type="number" min="1" step="any" data-testid="task-ttl"
-                        prop:value=move || store.calls.task_ttl_s.get().to_string()
-                        on:change=move |ev| {
-                            if let Ok(v) = event_target_value(&ev).parse::<f64>() {
-                                store.calls.set_task_ttl(v);
-                            }
-                        } />
-                    <span class="hint small">"s"</span>
-                </label>
+                <Seconds class="timeout task-ttl" label="TTL" test_id="task-ttl" min="1"
+                    title="How long the server should keep the task and its outcome"
+                    value=store.calls.task_ttl_s set=move |v| store.calls.set_task_ttl(v) />
             </Show>
         }
     })
+}
+
+/// A number of seconds beside the Call button (the timeout, a task's TTL).
+#[component]
+fn Seconds(
+    class: &'static str,
+    label: &'static str,
+    test_id: &'static str,
+    min: &'static str,
+    title: &'static str,
+    value: RwSignal<f64>,
+    set: impl Fn(f64) + 'static,
+) -> impl IntoView {
+    view! {
+        <label class=class title=title>
+            <span class="hint small">{label}</span>
+            <input class="input compact number" type="number" min=min step="any" data-testid=test_id
+                prop:value=move || value.get().to_string()
+                on:change=move |ev| {
+                    if let Ok(v) = event_target_value(&ev).parse::<f64>() {
+                        set(v);
+                    }
+                } />
+            <span class="hint small">"s"</span>
+        </label>
+    }
 }
