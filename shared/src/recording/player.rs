@@ -253,7 +253,8 @@ impl Player {
 /// Applies one entry to a playback session: the App lane joins the timeline as recorded.
 fn feed(e: &Entry, s: &mut Session) {
     match (e, e.to_server_msg()) {
-        (_, Some(msg)) => s.receive(msg, 0.0),
+        // The recorded time stands for the clock: a task's statuses keep their spacing.
+        (_, Some(msg)) => s.receive(msg, e.at_ms()),
         (Entry::View { at_ms, to_view, frame }, None) => s.view_frame(*to_view, frame.clone(), *at_ms),
         _ => {}
     }
