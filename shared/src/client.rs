@@ -75,8 +75,9 @@ pub enum Update {
     TaskStatus { task: crate::tasks::TaskInfo, polled: bool, outcome: Option<CallOutcome> },
     /// `tasks/cancel` was taken (2026-07-28: the task may still end otherwise).
     TaskCancelAcked { task_id: String },
-    /// A `tasks/get` failed (an unknown or expired task, an unreadable answer).
-    TaskPollFailed { task_id: String, message: String },
+    /// A `tasks/get` failed: `lost` when the server says so (an unknown or expired task),
+    /// not when the request did not get through or its answer could not be read.
+    TaskPollFailed { task_id: String, message: String, lost: bool },
     /// `tasks/result` gave the outcome of the task's call.
     TaskOutcome { task_id: String, outcome: CallOutcome },
     /// `tasks/result` failed before the task ended.
@@ -285,7 +286,18 @@ impl McpClient {
         }
     }
 
-    pub fn view_request(&mut self, method: &str, params: Value) -> (Id, String) {
+    pub fn view_request(&mut self, method: &str, mut params: Value) -> (Id, String) {
+        // An App's view takes a result, never a task (2026-07-28): its requests do not
+        // declare the tasks extension.
+        if self.stateless.on
+            && let Some(revision) = Revision::parse(&self.protocol_version)
+        {
+            let mut caps = asks::capabilities(Some(revision));
+            if let Some(ext) = caps.get_mut("extensions").and_then(Value::as_object_mut) {
+                ext.remove(crate::tasks::EXTENSION);
+            }
+            params["_meta"] = json!({stateless::META_CAPABILITIES: caps});
+        }
         self.request(Purpose::ForView, method, Some(params))
     }
 
@@ -455,7 +467,7 @@ impl McpClient {
                     });
                 }
                 Some("notifications/tasks/status" | "notifications/tasks") => {
-                    self.on_task_status(&value["params"], false, &mut out);
+                    self.on_task_status(&value["params"], None, &mut out);
                 }
                 Some("notifications/progress") => {
                     let p = &value["params"];

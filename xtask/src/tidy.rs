@@ -79,7 +79,10 @@ fn the_page_carries_the_test_ids_the_e2e_tests_use() {
     used.sort();
     used.dedup();
     assert!(used.len() > 10, "found only {used:?}");
-    let missing: Vec<&String> = used.iter().filter(|id| !page.contains(&format!("data-testid=\"{id}\""))).collect();
+    // A component may take its id as a `test_id` prop that becomes its `data-testid`.
+    let in_page =
+        |id: &String| page.contains(&format!("data-testid=\"{id}\"")) || page.contains(&format!("test_id=\"{id}\""));
+    let missing: Vec<&String> = used.iter().filter(|id| !in_page(id)).collect();
     assert!(missing.is_empty(), "test ids used by tests but not in the page: {missing:?}");
 }
 

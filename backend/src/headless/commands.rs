@@ -357,6 +357,10 @@ fn task_choice(d: &mut Driver, tool: &shared::mcp::Tool, args: &CallArgs) -> Res
         return Ok(());
     }
     let server_runs = d.session.server().is_some_and(|s| s.tool_tasks);
+    // 2026-07-28: the server alone decides; a call may come back as a task, or not.
+    if d.session.server().is_some_and(|s| s.task_extension) {
+        return Ok(());
+    }
     match TaskSupport::of(tool) {
         _ if !server_runs => Err("the server takes no tasks (no tasks.requests.tools.call capability)".into()),
         TaskSupport::Forbidden => {

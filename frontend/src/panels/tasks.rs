@@ -15,7 +15,7 @@ pub fn TasksPanel() -> impl IntoView {
     let store = expect_context::<Store>();
     let lists = move || store.server.with(|s| s.as_ref().is_some_and(|s| s.task_list));
     let shown = move || {
-        store.server.with(|s| s.as_ref().is_some_and(|s| s.tool_tasks || s.task_list))
+        store.server.with(|s| s.as_ref().is_some_and(|s| s.tool_tasks || s.task_list || s.task_extension))
             || store.calls.book.with(|b| !b.tasks().is_empty())
     };
     let items = move || {

@@ -44,6 +44,7 @@ impl McpClient {
             Some("roots/list") => jsonrpc::response(&id, asks::roots_result(&self.roots)),
             Some(m @ ("sampling/createMessage" | "elicitation/create")) => {
                 if let Some(ask) = ServerAsk::read(&id, m, &value["params"]) {
+                    self.note_related(&id, value);
                     self.asked.insert(id);
                     out.updates.push(Update::Asked(ask));
                 }

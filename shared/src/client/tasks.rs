@@ -22,6 +22,8 @@ pub(super) struct Inputs {
     asked: HashMap<Id, (String, String)>,
     /// Every (task, key) asked or answered: a key is asked once however often it is polled.
     seen: HashSet<(String, String)>,
+    /// The server's own requests tied to a task (2025-11-25, its related-task `_meta`).
+    related: HashMap<Id, String>,
 }
 
 /// A request about one task.
@@ -104,17 +106,19 @@ impl McpClient {
 
     /// How a task stands, from a poll's answer or a notification: its outcome when it ended
     /// with one (2026-07-28), its questions when it waits for input (each asked once).
-    pub(super) fn on_task_status(&mut self, v: &Value, polled: bool, out: &mut Handled) {
+    /// (`polled`: the task a `tasks/get` asked about.)
+    pub(super) fn on_task_status(&mut self, v: &Value, polled: Option<&str>, out: &mut Handled) {
         let task = match TaskInfo::read(v) {
             Ok(task) => task,
             Err(e) => {
-                let task_id = v["taskId"].as_str().unwrap_or("?").to_owned();
-                if polled {
-                    out.updates.push(Update::TaskPollFailed { task_id, message: format!("unreadable task: {e}") });
+                if let Some(task_id) = polled {
+                    let message = format!("unreadable task: {e}");
+                    out.updates.push(Update::TaskPollFailed { task_id: task_id.to_owned(), message, lost: false });
                 }
                 return;
             }
         };
+        let polled = polled.is_some();
         let outcome = match (task.status, v.get("result"), v.get("error")) {
             (TaskStatus::Completed, Some(result), _) => Some(call_outcome(&json!({"result": result}), None)),
             (TaskStatus::Failed, _, Some(error)) => {
@@ -161,6 +165,27 @@ impl McpClient {
         }
     }
 
+    /// A server request tied to a task by its `_meta` (2025-11-25): withdrawn with the task.
+    pub(super) fn note_related(&mut self, id: &Id, value: &Value) {
+        if let Some(task) = crate::tasks::related_task(value) {
+            self.task_inputs.related.insert(id.clone(), task.to_owned());
+        }
+    }
+
+    /// The questions of `task_id` still waiting for the person, forgotten: their ids.
+    pub fn forget_task_questions(&mut self, task_id: &str) -> Vec<Id> {
+        let inputs = &mut self.task_inputs;
+        let mut gone: Vec<Id> =
+            inputs.asked.iter().filter(|(_, (t, _))| t == task_id).map(|(id, _)| id.clone()).collect();
+        gone.extend(inputs.related.iter().filter(|(_, t)| *t == task_id).map(|(id, _)| id.clone()));
+        for id in &gone {
+            inputs.asked.remove(id);
+            inputs.related.remove(id);
+            self.asked.remove(id);
+        }
+        gone
+    }
+
     /// The person answered a task's question: `tasks/update` carries it. `None` when `id` is
     /// no task's question.
     pub(super) fn answer_task_question(&mut self, id: &Id, frame: &str) -> Option<Handled> {
@@ -195,9 +220,12 @@ impl McpClient {
                 let next_cursor = result.get("nextCursor").and_then(Value::as_str).map(str::to_owned);
                 Update::TasksListed { tasks, next_cursor }
             }
-            (TaskRequest::Get(_), Some(e)) => Update::TaskPollFailed { task_id, message: said(&e) },
+            // A request that did not get through has no answer (`value` is null): not lost.
+            (TaskRequest::Get(_), Some(e)) => {
+                Update::TaskPollFailed { task_id, message: said(&e), lost: !value.is_null() }
+            }
             (TaskRequest::Cancel(_), Some(e)) => Update::TaskCancelRefused { task_id, message: said(&e) },
-            (TaskRequest::Get(_), None) => return self.on_task_status(&value["result"], true, out),
+            (TaskRequest::Get(_), None) => return self.on_task_status(&value["result"], Some(&task_id), out),
             // 2025-11-25 answers a cancel with the task; 2026-07-28 with a bare ack.
             (TaskRequest::Cancel(_), None) => match TaskInfo::read(&value["result"]) {
                 Ok(task) => Update::TaskStatus { task, polled: false, outcome: None },

@@ -178,6 +178,7 @@ impl Player {
     pub fn play(&mut self) -> (u64, Option<Session>) {
         let rewound = (self.index >= self.entries.len()).then(|| {
             self.index = 0;
+            self.mock = None;
             self.fresh_session()
         });
         self.generation += 1;
@@ -194,6 +195,7 @@ impl Player {
     /// Pauses and goes one entry back: the session is played again from the start to there.
     pub fn back(&mut self) -> Session {
         self.pause();
+        self.mock = None;
         self.index = self.index.saturating_sub(1);
         let mut s = self.fresh_session();
         for e in &self.entries[..self.index] {

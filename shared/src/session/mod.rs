@@ -518,8 +518,12 @@ impl Session {
     }
 
     fn set_call(&mut self, call: CallState) {
+        let ended = !call.is_pending();
         self.call.end(call);
         self.changed.call = true;
+        if ended {
+            self.drop_task_questions();
+        }
     }
 
     fn set_tools_loading(&mut self, loading: bool) {

@@ -48,6 +48,8 @@ pub struct ServerInfo {
     pub instructions: Option<String>,
     /// Whether it takes `tools/call` as a task (`tasks.requests.tools.call`).
     pub tool_tasks: bool,
+    /// Whether it may answer a call with a task of its own choosing (2026-07-28's extension).
+    pub task_extension: bool,
     /// Whether it lists its tasks (`tasks.list`).
     pub task_list: bool,
 }
@@ -63,6 +65,7 @@ impl ServerInfo {
             capabilities: result.capabilities.keys().cloned().collect(),
             instructions: result.instructions.clone(),
             tool_tasks: crate::tasks::server_runs_tool_tasks(&result.capabilities),
+            task_extension: crate::tasks::server_has_extension(&result.capabilities),
             task_list: result.capabilities.get("tasks").and_then(|t| t.get("list")).is_some_and(|l| l.is_object()),
         }
     }

@@ -66,9 +66,22 @@ impl Session {
         }
     }
 
+    /// The call's task ended, was cancelled, lost or left: its questions still waiting for
+    /// the person go too (nobody will read the answers).
+    pub(super) fn drop_task_questions(&mut self) {
+        let Some(task_id) = self.call.task().map(|r| r.info.task_id.clone()) else { return };
+        let gone = self.client.forget_task_questions(&task_id);
+        let before = self.asks.len();
+        self.asks.retain(|a| !gone.contains(&a.id));
+        self.changed.asks |= self.asks.len() != before;
+    }
+
     /// The person stops watching the pending call's task: polling stops, the task goes on
     /// on the server and stays in the tasks panel. False when the call is no running task.
     pub fn stop_watching(&mut self) -> bool {
+        if self.playback {
+            return false;
+        }
         let Some(run) = self.call.task().filter(|r| !r.is_ended() && self.call.pending().is_some()) else {
             return false;
         };
@@ -80,6 +93,9 @@ impl Session {
     /// The person cancels the pending call: a task gets `tasks/cancel`, and stays pending
     /// until the server answers. False when the call is no task (yet).
     pub(super) fn cancel_task(&mut self) -> bool {
+        if self.playback {
+            return true;
+        }
         let Some(run) = self.call.task_mut().filter(|r| !r.is_ended()) else { return false };
         if run.start_cancel() {
             let task_id = run.info.task_id.clone();
@@ -97,7 +113,7 @@ impl Session {
 
     /// Asks the server for its tasks (`tasks/list`, every page); refused when it lists none.
     pub fn list_tasks(&mut self) -> Result<(), Refused> {
-        if self.conn != ConnState::Connected {
+        if self.conn != ConnState::Connected || self.playback {
             return Err(Refused::NotConnected);
         }
         if !self.server.as_ref().is_some_and(|s| s.task_list) {
@@ -116,7 +132,7 @@ impl Session {
     /// Asks about any task of the connection: `tasks/get`, `tasks/result` or `tasks/cancel`.
     /// The pending call's own task is cancelled with [`cancel_call`](Self::cancel_call).
     pub fn ask_task(&mut self, request: TaskRequest) -> Result<(), Refused> {
-        if self.conn != ConnState::Connected {
+        if self.conn != ConnState::Connected || self.playback {
             return Err(Refused::NotConnected);
         }
         let frame = self.client.task_request(request);
@@ -154,44 +170,59 @@ impl Session {
                 let task_id = run.info.task_id.clone();
                 self.call.became_task(run);
                 self.changed.call = true;
-                self.after_status(step, task_id);
+                self.after_status(step, task_id, true);
             }
             Update::TaskStatus { task, polled, outcome } => {
                 self.book.seen(task.clone(), None, now_ms);
+                let outcome_due = outcome.is_none();
                 // 2026-07-28: an ended task brings its outcome along.
                 if let Some(outcome) = outcome {
                     let task_id = task.task_id.clone();
-                    self.on_task_update(Update::TaskStatus { task, polled, outcome: None }, now_ms);
+                    self.status_seen(task, polled, false, now_ms);
                     return self.on_task_update(Update::TaskOutcome { task_id, outcome }, now_ms);
                 }
-                let Some(run) = self.call.task_mut().filter(|r| r.info.task_id == task.task_id) else { return };
-                let step = run.on_status(task, now_ms);
-                if polled {
-                    run.poll_answered(now_ms);
-                }
-                let task_id = run.info.task_id.clone();
-                self.changed.call = true;
-                self.after_status(step, task_id);
+                self.status_seen(task, polled, outcome_due, now_ms);
             }
-            Update::TaskPollFailed { task_id, message } => {
+            Update::TaskPollFailed { task_id, message, lost } => {
                 let Some(run) = self.call.task_mut().filter(|r| r.info.task_id == task_id) else {
                     return self.notice(format!("tasks/get of {task_id} failed: {message}"));
                 };
                 run.poll_answered(now_ms);
                 let tool = run.tool.clone();
+                // A poll that did not get through is tried again at the next interval.
+                if !lost {
+                    return self.notice(format!("a poll of task {task_id} failed ({message}); polling goes on"));
+                }
                 if self.call.pending().is_some() {
                     let message = format!("the server no longer knows the task {task_id}: {message}");
                     self.set_call(CallState::TaskLost { tool, message });
                 }
             }
             Update::TaskFetchFailed { task_id } => {
-                if let Some(run) = self.call.task_mut().filter(|r| r.info.task_id == task_id) {
-                    run.fetch_failed();
+                let pending = self.call.pending().is_some();
+                let Some(run) = self.call.task_mut().filter(|r| r.info.task_id == task_id) else { return };
+                let (step, ended, tool) = (run.fetch_failed(), run.is_ended(), run.tool.clone());
+                match step {
+                    Some(step) => self.send_task_step(step, task_id),
+                    None if ended && pending => {
+                        let message =
+                            format!("the task ended, but its outcome could not be fetched (tasks/result of {task_id})");
+                        self.set_call(CallState::TaskLost { tool, message });
+                    }
+                    None => {}
                 }
             }
-            // The cancel was taken (2026-07-28): the task is watched until it ends, which
-            // may be otherwise than cancelled.
-            Update::TaskCancelAcked { .. } => {}
+            // The cancel was taken (2026-07-28). The server need not ever say `cancelled`, so
+            // the call ends here; the task stays in the tasks panel.
+            Update::TaskCancelAcked { task_id } => {
+                let Some(run) = self.call.task_mut().filter(|r| r.info.task_id == task_id) else { return };
+                run.cancel_answered();
+                let tool = run.tool.clone();
+                if self.call.pending().is_some() {
+                    let reason = "cancelled by the user: the server took the cancel (the task may still end otherwise)";
+                    self.set_call(CallState::Cancelled { tool, reason: reason.into() });
+                }
+            }
             Update::TaskCancelRefused { task_id, message } => {
                 if let Some(run) = self.call.task_mut().filter(|r| r.info.task_id == task_id) {
                     run.cancel_answered();
@@ -219,8 +250,23 @@ impl Session {
         }
     }
 
+    /// A status of the call's task: recorded, and what it asks for done.
+    fn status_seen(&mut self, task: crate::tasks::TaskInfo, polled: bool, outcome_due: bool, now_ms: f64) {
+        let Some(run) = self.call.task_mut().filter(|r| r.info.task_id == task.task_id) else { return };
+        let step = run.on_status(task, now_ms);
+        if polled {
+            run.poll_answered(now_ms);
+        }
+        let task_id = run.info.task_id.clone();
+        self.changed.call = true;
+        self.after_status(step, task_id, outcome_due);
+    }
+
     /// What a new status of the task asks for: its outcome, or the end of a cancelled call.
-    fn after_status(&mut self, step: Option<TaskStep>, task_id: String) {
+    /// (`outcome_due`: no outcome came with this status.)
+    fn after_status(&mut self, step: Option<TaskStep>, task_id: String, outcome_due: bool) {
+        // An inline task (2026-07-28) that ended without its outcome: polled once more for it.
+        let step = step.or_else(|| self.call.task_mut().filter(|_| outcome_due).and_then(TaskRun::poll_for_outcome));
         let Some(run) = self.call.task() else { return };
         if run.status() == TaskStatus::Cancelled && self.call.pending().is_some() {
             let by_person = run.is_cancelling();

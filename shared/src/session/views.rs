@@ -57,7 +57,9 @@ impl Session {
                     && r.method.as_deref() == Some(method)
             })
             .filter_map(|r| Some((r.id.clone()?, serde_json::from_str::<serde_json::Value>(&r.raw).ok()?)))
-            .find(|(id, v)| v.get("params") == value.get("params") && !self.for_view.values().any(|w| w == id))
+            .find(|(id, v)| {
+                bare(v.get("params")) == bare(value.get("params")) && !self.for_view.values().any(|w| w == id)
+            })
             .map(|(id, _)| id)
     }
 
@@ -70,4 +72,13 @@ impl Session {
         }
         self.timeline.note_for_view(seq, &view_id);
     }
+}
+
+/// Params without `_meta` (the stateless revision adds its own to what the view asked).
+fn bare(params: Option<&Value>) -> Option<Value> {
+    let mut p = params?.clone();
+    if let Some(map) = p.as_object_mut() {
+        map.remove("_meta");
+    }
+    Some(p)
 }

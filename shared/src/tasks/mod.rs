@@ -7,7 +7,7 @@
 //! `book.rs` the tasks of a connection the client knows of (`TaskBook`).
 
 mod book;
-mod run;
+pub(crate) mod run;
 #[cfg(test)]
 mod tests;
 
@@ -133,6 +133,12 @@ impl TaskSupport {
 /// (`tasks.requests.tools.call`).
 pub fn server_runs_tool_tasks(capabilities: &Map<String, Value>) -> bool {
     capabilities.get("tasks").and_then(|t| t.pointer("/requests/tools/call")).is_some_and(Value::is_object)
+}
+
+/// Whether a 2026-07-28 server may answer calls with tasks (the extension, declared in its
+/// `server/discover` capabilities).
+pub fn server_has_extension(capabilities: &Map<String, Value>) -> bool {
+    capabilities.get("extensions").and_then(|e| e.get(EXTENSION)).is_some_and(Value::is_object)
 }
 
 /// Whether a call of `tool` goes as a task: always when the tool requires it, when the

@@ -45,7 +45,14 @@ pub struct TaskRun {
     pub polls: u32,
     /// Its outcome comes with its status (2026-07-28): no `tasks/result` is asked for.
     pub inline: bool,
+    /// `tasks/result` requests that failed without an answer.
+    fetch_failures: u32,
+    /// An ended inline task whose outcome did not come with its status was polled for it.
+    outcome_polled: bool,
 }
+
+/// `tasks/result` is asked again this many times after failing to get through.
+pub const FETCH_RETRIES: u32 = 3;
 
 impl TaskRun {
     /// The task a call's answer created at `now_ms`, and what to send at once (its outcome,
@@ -66,6 +73,8 @@ impl TaskRun {
             cancelling: false,
             polls: 0,
             inline,
+            fetch_failures: 0,
+            outcome_polled: false,
             info: info.clone(),
         };
         run.next_poll_ms = now_ms + run.interval_ms();
@@ -134,9 +143,30 @@ impl TaskRun {
         self.next_poll_ms = now_ms + self.interval_ms();
     }
 
-    /// `tasks/result` failed before the task ended: it is asked again when it does.
-    pub fn fetch_failed(&mut self) {
+    /// `tasks/result` got no answer through: asked again when the task ends, or at once
+    /// (a few times) when it ended already.
+    pub fn fetch_failed(&mut self) -> Option<TaskStep> {
         self.fetching = false;
+        self.fetch_failures += 1;
+        (self.is_ended() && self.fetch_failures <= FETCH_RETRIES).then(|| {
+            self.fetching = true;
+            TaskStep::FetchResult
+        })
+    }
+
+    /// An inline task (2026-07-28) that ended with no outcome in its status: one more poll
+    /// for it, once.
+    pub fn poll_for_outcome(&mut self) -> Option<TaskStep> {
+        let wanted = self.inline
+            && matches!(self.info.status, TaskStatus::Completed | TaskStatus::Failed)
+            && !self.outcome_polled
+            && !self.polling;
+        wanted.then(|| {
+            self.outcome_polled = true;
+            self.polling = true;
+            self.polls += 1;
+            TaskStep::Poll
+        })
     }
 
     /// What to send at `now_ms`: a poll when one is due, none while a person is `asking`,

@@ -83,7 +83,7 @@ fn a_task_is_polled_at_its_servers_pace_and_its_outcome_fetched_once_it_ends() {
 fn an_outcome_fetched_too_early_is_asked_for_again_when_the_task_ends() {
     let (mut run, step) = TaskRun::new("t", info("input_required", None), 0.0);
     assert_eq!(step, Some(TaskStep::FetchResult), "created waiting for input: fetched at once");
-    run.fetch_failed();
+    assert_eq!(run.fetch_failed(), None, "not ended yet: asked again when it ends");
     assert_eq!(run.on_status(info("failed", None), 10.0), Some(TaskStep::FetchResult));
     // Another task's word is not this one's.
     let mut other = info("cancelled", None);
@@ -129,4 +129,19 @@ fn an_outcome_ends_a_task_whose_end_no_poll_saw() {
     assert_eq!((run.status(), run.history.len()), (TaskStatus::Completed, 2));
     run.outcome_arrived(true, 20.0);
     assert_eq!((run.status(), run.history.len()), (TaskStatus::Completed, 2), "ended already");
+}
+
+#[test]
+fn an_outcome_that_does_not_get_through_is_asked_again_a_few_times() {
+    let (mut run, _) = TaskRun::new("t", info("working", None), 0.0);
+    assert_eq!(run.on_status(info("completed", None), 1.0), Some(TaskStep::FetchResult));
+    for _ in 0..run::FETCH_RETRIES {
+        assert_eq!(run.fetch_failed(), Some(TaskStep::FetchResult));
+    }
+    assert_eq!(run.fetch_failed(), None, "then given up");
+    // 2026-07-28: an ended task whose status brought no outcome is polled once for it.
+    let (mut inline, step) = TaskRun::started("t", info("completed", None), true, 0.0);
+    assert_eq!(step, None);
+    assert_eq!(inline.poll_for_outcome(), Some(TaskStep::Poll));
+    assert_eq!(inline.poll_for_outcome(), None, "once");
 }
