@@ -274,6 +274,17 @@ impl NodeServer {
         Self::spawn(cmd, script)
     }
 
+    /// The same, with `extra` options after the transport's (e.g. `--v2026`).
+    pub fn python_with(script: &str, extra: &[&str]) -> Result<Self> {
+        let mut cmd = Command::new("python3");
+        cmd.arg(root().join("tests/servers/python").join(script))
+            .args(["streamable-http", "--port", "0"])
+            .args(extra)
+            .stderr(Stdio::null())
+            .stdin(Stdio::null());
+        Self::spawn(cmd, script)
+    }
+
     /// `tests/servers/python/html_site.py`: a web site, which answers every URL with a page.
     pub fn html_site() -> Result<Self> {
         let mut cmd = Command::new("python3");

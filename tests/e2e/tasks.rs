@@ -361,6 +361,23 @@ fn at_2026_07_28_a_task_is_the_servers_choice_and_its_questions_go_by_tasks_upda
         r.code == 2 && r.stderr.contains(" failed: The work broke") && r.stderr.contains("the work broke halfway"),
         "{r}"
     );
+    let mut args = vec!["call", "slow_report", "--json"];
+    args.extend(server);
+    let r = run(&args)?;
+    ensure!(r.code == 0 && r.stdout.contains(r#""text":"Report after 3 stages""#), "the outcome as JSON: {r}");
+    // Over HTTP, from other connections: its outcome by polling (no tasks/result at this
+    // revision), and a cancel that is an acknowledgement.
+    let http = NodeServer::python_with("task_server.py", &["--v2026"])?;
+    let url = format!("http://127.0.0.1:{}/mcp", http.port);
+    let r = run(&["call", "slow_report", "--no-wait", "--args", r#"{"steps": 4}"#, &url])?;
+    let id = r.stdout.trim().to_owned();
+    ensure!(r.code == 0 && !id.is_empty(), "{r}");
+    let r = run(&["task", "result", &id, &url])?;
+    ensure!(r.code == 0 && r.stdout.trim() == "Report after 4 stages", "{r}");
+    let r = run(&["call", "never_ends", "--no-wait", &url])?;
+    let id = r.stdout.trim().to_owned();
+    let r = run(&["task", "cancel", &id, &url])?;
+    ensure!(r.code == 0 && r.stdout.contains("cancel requested"), "{r}");
     let _ = std::fs::remove_dir_all(dir);
     Ok(())
 }

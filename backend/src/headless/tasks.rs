@@ -72,6 +72,12 @@ pub async fn task(args: TaskArgs) -> crate::error::Result<ExitCode> {
             d.disconnect().await;
             return Ok(ExitCode::from(said.max(FAILED)));
         }
+        // 2026-07-28 has no `tasks/result`: the task is polled until its status brings it.
+        if d.session.server().is_some_and(|s| s.task_extension) {
+            let code = poll_to_outcome(&mut d, &args).await;
+            d.disconnect().await;
+            return Ok(ExitCode::from(code));
+        }
     }
     if let Err(e) = d.session.ask_task(request) {
         eprintln!("error: {e}");
@@ -92,6 +98,47 @@ pub async fn task(args: TaskArgs) -> crate::error::Result<ExitCode> {
     };
     d.disconnect().await;
     Ok(ExitCode::from(code))
+}
+
+/// Polls a task (`tasks/get`) at its pace until its outcome comes with its status; prints it.
+async fn poll_to_outcome(d: &mut super::Driver, args: &TaskArgs) -> u8 {
+    let deadline = std::time::Instant::now() + RESULT_PATIENCE;
+    loop {
+        let book = d.session.task_book();
+        let Some(known) = book.get(&args.id) else { return FAILED };
+        if let Some(outcome) = &known.outcome {
+            let raw = super::commands::outcome_text(outcome);
+            return print_outcome(outcome, raw, args.out.json);
+        }
+        if known.info.status == shared::tasks::TaskStatus::Cancelled {
+            eprintln!("error: the task {} was cancelled", args.id);
+            return FAILED;
+        }
+        if std::time::Instant::now() > deadline {
+            eprintln!("error: the task {} did not end in time", args.id);
+            return FAILED;
+        }
+        let wait =
+            known.info.poll_interval_ms.unwrap_or(shared::tasks::DEFAULT_POLL_MS).max(shared::tasks::POLL_FLOOR_MS);
+        tokio::time::sleep(Duration::from_secs_f64(wait / 1000.0)).await;
+        let polls = count_answers(&d.session, "tasks/get");
+        if d.session.ask_task(TaskRequest::Get(args.id.clone())).is_err() {
+            return FAILED;
+        }
+        let patience = Duration::from_secs_f64(args.out.timeout_s);
+        if d.until(|s| count_answers(s, "tasks/get") > polls, patience).await.is_err() {
+            return FAILED;
+        }
+    }
+}
+
+/// How many answers to requests of `method` came.
+fn count_answers(s: &Session, method: &str) -> usize {
+    s.timeline()
+        .rows()
+        .iter()
+        .filter(|r| r.direction == RowDirection::In && r.method.as_deref() == Some(method))
+        .count()
 }
 
 /// Whether the request of `method` was answered (the only one of its kind sent).
@@ -120,6 +167,11 @@ fn say(s: &Session, action: TaskAction, args: &TaskArgs, method: &str) -> u8 {
             } else {
                 println!("{}", line(t));
             }
+            OK
+        }
+        // 2026-07-28 acknowledges a cancel without the task.
+        (TaskAction::Cancel, None) if !refused(s, method) => {
+            println!("{}\tcancel requested", args.id);
             OK
         }
         _ => {
