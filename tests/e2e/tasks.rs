@@ -361,10 +361,16 @@ fn at_2026_07_28_a_task_is_the_servers_choice_and_its_questions_go_by_tasks_upda
         r.code == 2 && r.stderr.contains(" failed: The work broke") && r.stderr.contains("the work broke halfway"),
         "{r}"
     );
-    let mut args = vec!["call", "slow_report", "--json"];
+    let report = dir.join("report.jsonl").to_string_lossy().into_owned();
+    let mut args = vec!["call", "slow_report", "--json", "--record", &report];
     args.extend(server);
     let r = run(&args)?;
     ensure!(r.code == 0 && r.stdout.contains(r#""text":"Report after 3 stages""#), "the outcome as JSON: {r}");
+    // Replayed: compared by the outcome its last tasks/get brought.
+    let mut args = vec!["replay", &report, "--allow-writes"];
+    args.extend(server);
+    let r = run(&args)?;
+    ensure!(r.code == 0 && r.stdout.contains("✓ same      tools/call slow_report"), "{r}");
     // Over HTTP, from other connections: its outcome by polling (no tasks/result at this
     // revision), and a cancel that is an acknowledgement.
     let http = NodeServer::python_with("task_server.py", &["--v2026"])?;

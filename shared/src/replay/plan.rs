@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::{MAX_CHANGES, ReplayRow, ResendPolicy, RowState, diff_bounded};
 use crate::jsonrpc::{self, Id, Kind};
@@ -46,9 +46,11 @@ pub fn recorded_requests(rec: &Recording) -> Vec<Recorded> {
     // The relay's echo of a request and the server's answer travel apart, so an answer
     // can be recorded just before its request: kept until the request comes.
     let mut early: HashMap<Id, Value> = HashMap::new();
-    // A call that became a task is compared by its outcome: the answer of `tasks/result`.
+    // A call that became a task is compared by its outcome: the answer of `tasks/result`
+    // (2025-11-25), or the `tasks/get` answer that ended it (2026-07-28).
     let mut task_calls: HashMap<String, usize> = HashMap::new();
-    let mut outcomes: HashMap<Id, usize> = HashMap::new();
+    let mut watched: HashMap<Id, usize> = HashMap::new();
+    let mut skipped: std::collections::HashSet<Id> = Default::default();
     for (i, entry) in rec.entries.iter().enumerate() {
         let Entry::Message { direction, frame, .. } = entry else { continue };
         let Ok((mut value, c)) = jsonrpc::parse(frame) else { continue };
@@ -56,15 +58,27 @@ pub fn recorded_requests(rec: &Recording) -> Vec<Recorded> {
             (Direction::Out, Kind::Request, Some(id))
                 if c.method.as_deref().is_some_and(|m| m.starts_with("tasks/")) =>
             {
-                let task = value["params"]["taskId"].as_str().and_then(|t| task_calls.get(t));
-                if let (Some("tasks/result"), Some(&call)) = (c.method.as_deref(), task) {
-                    outcomes.insert(id, call);
+                let call = value["params"]["taskId"].as_str().and_then(|t| task_calls.get(t)).copied();
+                match (c.method.as_deref(), call) {
+                    (Some("tasks/result" | "tasks/get"), Some(call)) => match early.remove(&id) {
+                        // Its answer came before its echo.
+                        Some(answer) => task_outcome(&mut out[call], answer),
+                        None => {
+                            watched.insert(id, call);
+                        }
+                    },
+                    _ => {
+                        if early.remove(&id).is_none() {
+                            skipped.insert(id);
+                        }
+                    }
                 }
             }
-            (Direction::In, Kind::Response | Kind::Error, Some(id)) if outcomes.contains_key(&id) => {
-                let call = outcomes.remove(&id).unwrap_or_default();
-                out[call].response = Some(strip(value));
+            (Direction::In, Kind::Response | Kind::Error, Some(id)) if watched.contains_key(&id) => {
+                let call = watched.remove(&id).unwrap_or_default();
+                task_outcome(&mut out[call], strip(value));
             }
+            (Direction::In, Kind::Response | Kind::Error, Some(id)) if skipped.remove(&id) => {}
             (Direction::Out, Kind::Request, Some(_))
                 if c.method.as_deref() == Some("subscriptions/listen")
                     || value["params"].get("inputResponses").is_some() => {}
@@ -78,7 +92,11 @@ pub fn recorded_requests(rec: &Recording) -> Vec<Recorded> {
             }
             (Direction::In, Kind::Response | Kind::Error, Some(id)) => match open.answer(Direction::In, &id) {
                 Some(at) => {
-                    if let Some(task) = value["result"]["task"]["taskId"].as_str() {
+                    let result = &value["result"];
+                    let task = result["task"]["taskId"]
+                        .as_str()
+                        .or_else(|| (result["resultType"] == "task").then(|| result["taskId"].as_str()).flatten());
+                    if let Some(task) = task {
                         task_calls.insert(task.to_owned(), at);
                     }
                     out[at].response = Some(strip(value));
@@ -91,6 +109,21 @@ pub fn recorded_requests(rec: &Recording) -> Vec<Recorded> {
         }
     }
     out
+}
+
+/// A recorded answer about a call's task, as the call's answer where it gives the outcome:
+/// a `tasks/result` answer, or a `tasks/get` answer of an ended task (its `result` or
+/// `error`, 2026-07-28).
+fn task_outcome(call: &mut Recorded, answer: Value) {
+    let result = &answer["result"];
+    let outcome = match result["status"].as_str() {
+        Some("completed") if result.get("result").is_some() => json!({"result": result["result"]}),
+        Some("failed") if result.get("error").is_some() => json!({"error": result["error"]}),
+        // A status without an outcome, or a `tasks/result` answer (no status: it is one).
+        Some(_) if result.get("taskId").is_some() => return,
+        _ => answer,
+    };
+    call.response = Some(outcome);
 }
 
 /// The tools of the recording's `tools/list` answers (every page; a later definition of a
@@ -368,7 +401,9 @@ impl Replay {
         let i = self.next - 1;
         let live = match &pending {
             // A call that became a task ends with the answer of `tasks/result`.
-            Pending::Call(_) if s.task().is_some() => live_answer(s, mark, "tasks/result", None),
+            Pending::Call(_) if s.task().is_some() => {
+                live_answer(s, mark, "tasks/result", None).or_else(|| inline_outcome(s))
+            }
             Pending::Call(id) => live_answer(s, mark, "tools/call", Some(id)),
             Pending::Read(_) => live_answer(s, mark, "resources/read", None),
             Pending::List => self.next_live_list(s).and_then(|seq| answer_of(s, seq)),
@@ -463,6 +498,18 @@ fn live_answer(s: &Session, from: usize, method: &str, id: Option<&Id>) -> Optio
         (Some(seq), _) => answer_of(s, seq),
         (None, Some(id)) => answer_by_id(s, id),
         (None, None) => None,
+    }
+}
+
+/// The outcome a 2026-07-28 task brought with its last status, as an answer.
+fn inline_outcome(s: &Session) -> Option<Value> {
+    match s.call() {
+        CallState::Done { outcome, .. } => match outcome {
+            crate::client::CallOutcome::Result { raw, .. }
+            | crate::client::CallOutcome::ProtocolError { raw, .. }
+            | crate::client::CallOutcome::Unreadable { raw, .. } => Some(strip(raw.clone())),
+        },
+        _ => None,
     }
 }
 
