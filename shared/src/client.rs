@@ -99,6 +99,18 @@ pub enum CallOutcome {
     ProtocolError { error: ErrorObject, raw: Value },
 }
 
+impl CallOutcome {
+    /// The answer it was read from (`{"result": …}` or `{"error": …}`, with or without the
+    /// JSON-RPC envelope).
+    pub fn raw(&self) -> &Value {
+        match self {
+            CallOutcome::Result { raw, .. }
+            | CallOutcome::Unreadable { raw, .. }
+            | CallOutcome::ProtocolError { raw, .. } => raw,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 enum Purpose {
     Initialize,

@@ -162,7 +162,7 @@ fn outcome(s: &Session, id: &Id, json: bool) -> u8 {
             // A task's outcome is the answer to `tasks/result`, not to the call.
             // (At 2026-07-28 it came with the task's last status: its raw answer is the outcome's.)
             let raw = match s.task() {
-                Some(_) => last_answer_text(s, "tasks/result").or_else(|| outcome_text(outcome)),
+                Some(_) => last_answer_text(s, "tasks/result").or_else(|| serde_json::to_string(outcome.raw()).ok()),
                 None => response_text(s, id),
             };
             print_outcome(outcome, raw, json)
@@ -219,16 +219,6 @@ pub(super) fn print_outcome(outcome: &CallOutcome, raw: Option<String>, json: bo
             FAILED
         }
     }
-}
-
-/// An outcome's answer as text, where no frame holds it alone.
-pub(super) fn outcome_text(outcome: &CallOutcome) -> Option<String> {
-    let raw = match outcome {
-        CallOutcome::Result { raw, .. }
-        | CallOutcome::ProtocolError { raw, .. }
-        | CallOutcome::Unreadable { raw, .. } => raw,
-    };
-    serde_json::to_string(raw).ok()
 }
 
 /// The last answer to a request of `method`, exactly as the server sent it.

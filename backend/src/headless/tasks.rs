@@ -107,7 +107,7 @@ async fn poll_to_outcome(d: &mut super::Driver, args: &TaskArgs) -> u8 {
         let book = d.session.task_book();
         let Some(known) = book.get(&args.id) else { return FAILED };
         if let Some(outcome) = &known.outcome {
-            let raw = super::commands::outcome_text(outcome);
+            let raw = serde_json::to_string(outcome.raw()).ok();
             return print_outcome(outcome, raw, args.out.json);
         }
         if known.info.status == shared::tasks::TaskStatus::Cancelled {

@@ -149,9 +149,14 @@ impl Player {
     pub fn answer_view(&mut self, request: &ViewRequest) -> Result<Value, Value> {
         let (method, params) = request.method_params();
         let frame = json!({"jsonrpc": "2.0", "id": 0, "method": method, "params": params}).to_string();
-        let recording = Recording { header: self.header.clone(), entries: self.entries.clone(), problems: Vec::new() };
-        let mock = self.mock.get_or_insert_with(|| Mock::new(&recording));
-        let answer = mock
+        // The recording is read as a server once, at the view's first request.
+        if self.mock.is_none() {
+            self.mock = Some(Mock::new(&self.recording()));
+        }
+        let answer = self
+            .mock
+            .as_mut()
+            .expect("set above")
             .answer(&frame)
             .into_iter()
             .filter_map(|r| serde_json::from_str::<Value>(&r.frame).ok())

@@ -504,11 +504,7 @@ fn live_answer(s: &Session, from: usize, method: &str, id: Option<&Id>) -> Optio
 /// The outcome a 2026-07-28 task brought with its last status, as an answer.
 fn inline_outcome(s: &Session) -> Option<Value> {
     match s.call() {
-        CallState::Done { outcome, .. } => match outcome {
-            crate::client::CallOutcome::Result { raw, .. }
-            | crate::client::CallOutcome::ProtocolError { raw, .. }
-            | crate::client::CallOutcome::Unreadable { raw, .. } => Some(strip(raw.clone())),
-        },
+        CallState::Done { outcome, .. } => Some(strip(outcome.raw().clone())),
         _ => None,
     }
 }
