@@ -429,7 +429,8 @@ async fn a_recorded_task_plays_back_its_statuses_in_order_with_no_server() -> Re
     b.css("[data-testid=task-status][data-status=completed]").await?;
     let shown = statuses(&b).await?;
     // The same statuses and messages, in order (their times are the recording's).
-    ensure!(shown == recorded && recorded.len() >= 4, "{shown:?} vs {recorded:?}");
+    // (How many the live page saw depends on its polls; at least its work and its end.)
+    ensure!(shown == recorded && recorded.len() >= 2, "{shown:?} vs {recorded:?}");
     b.screenshot("task-playback").await?;
     let _ = std::fs::remove_file(file);
     b.close().await?;
