@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use serde_json::{Value, json};
 
 use crate::asks::{self, ServerAsk};
+use crate::catalog::ListKind;
 use crate::jsonrpc::{self, Classified, ErrorObject, Id, Kind};
 use crate::mcp::{CallToolResult, InitializeResult, ListToolsResult, ResourceContents, Tool};
 use crate::negotiation::{self, Negotiated};
@@ -18,13 +19,13 @@ mod stateless;
 
 pub use stateless::{MAX_INPUT_ROUNDS, META_CAPABILITIES, META_CLIENT_INFO, META_VERSION};
 
-/// Pages of `tools/list` followed before giving up on a server that never stops paging.
-pub const MAX_TOOL_PAGES: usize = 1000;
-
 mod listing;
+pub mod pages;
+mod requests;
 mod tasks;
 
 pub use listing::ListFacts;
+pub use requests::Answer;
 pub use tasks::TaskRequest;
 
 /// What the caller should know after a frame was read.
@@ -84,6 +85,14 @@ pub enum Update {
     TaskFetchFailed { task_id: String },
     /// `tasks/cancel` was refused (the task had ended, or is unknown).
     TaskCancelRefused { task_id: String, message: String },
+    /// A request of any method ended (a list's pages end as [`Update::Listed`]).
+    Answered { id: Id, method: String, answer: Answer },
+    /// A list beside the tools, every page of it; `error` says why it stopped early.
+    Listed { kind: ListKind, items: Vec<Value>, error: Option<String> },
+    /// The server said a list changed.
+    ListChanged(ListKind),
+    /// `notifications/resources/updated`.
+    ResourceUpdated(String),
     /// A page of `tasks/list`, or why it failed.
     TasksListed { tasks: Result<Vec<crate::tasks::TaskInfo>, String>, next_cursor: Option<String> },
 }
@@ -127,9 +136,12 @@ enum Purpose {
     /// `tasks/get`, `tasks/result` or `tasks/cancel` of a task.
     Task(TaskRequest),
     ReadResource(String),
+    /// A request of any method, answered as it came ([`Update::Answered`]).
+    Request(String),
+    /// A page of a list beside the tools, of the listing number `.1`.
+    List(ListKind, u64),
     /// A request an App's view made: its answer goes back to the view as it came.
     ForView,
-    Other,
 }
 
 /// Frames to send and updates to show, from reading one frame.
@@ -150,8 +162,7 @@ pub struct McpClient {
     tools: Vec<Tool>,
     /// The number of the newest `tools/list` listing.
     listing: u64,
-    cursors_seen: HashSet<String>,
-    pages: usize,
+    pages: pages::Pages,
     /// Whether `initialize` has succeeded; until then only pings are answered.
     ready: bool,
     /// Requests given up on: their late responses are reported as such.
@@ -174,6 +185,8 @@ pub struct McpClient {
     relist: bool,
     /// The questions of tasks waiting for input (2026-07-28).
     task_inputs: tasks::Inputs,
+    /// The listings of the lists beside the tools.
+    lists: std::collections::HashMap<ListKind, requests::Listing>,
 }
 
 impl McpClient {
@@ -186,8 +199,7 @@ impl McpClient {
             protocol_version: protocol_version.into(),
             tools: Vec::new(),
             listing: 0,
-            cursors_seen: HashSet::new(),
-            pages: 0,
+            pages: Default::default(),
             ready: false,
             abandoned: HashSet::new(),
             choice: ProtocolChoice::Auto,
@@ -199,6 +211,7 @@ impl McpClient {
             listing_open: false,
             relist: false,
             task_inputs: Default::default(),
+            lists: Default::default(),
         }
     }
 
@@ -251,8 +264,7 @@ impl McpClient {
     fn new_listing(&mut self) {
         self.listing += 1;
         self.tools.clear();
-        self.cursors_seen.clear();
-        self.pages = 0;
+        self.pages = Default::default();
     }
 
     /// A `tools/call` request with its id. It asks for progress with the token
@@ -313,11 +325,6 @@ impl McpClient {
         self.request(Purpose::ForView, method, Some(params))
     }
 
-    /// A request of any other method, paired like the rest.
-    pub fn other_request(&mut self, method: &str, params: Option<Value>) -> (Id, String) {
-        self.request(Purpose::Other, method, params)
-    }
-
     /// The relay could not carry request `id` to an answer (its response stream broke):
     /// the request ends as what it was for says.
     pub fn request_failed(&mut self, id: &Id, message: &str) -> Handled {
@@ -348,7 +355,11 @@ impl McpClient {
                 id: id.clone(),
                 outcome: Err(json!({"code": -32603, "message": format!("the request failed: {message}")})),
             }),
-            Some(Purpose::Other | Purpose::ListTools(_)) | None => {}
+            Some(Purpose::Request(method)) => {
+                out.updates.push(Update::Answered { id: id.clone(), method, answer: Answer::Failed(message.into()) })
+            }
+            Some(Purpose::List(kind, n)) => self.on_list_page(kind, n, Answer::Failed(message.into()), &mut out),
+            Some(Purpose::ListTools(_)) | None => {}
         }
         out
     }
@@ -394,13 +405,17 @@ impl McpClient {
                 let key = p["taskId"].as_str().or_else(|| p["cursor"].as_str()).unwrap_or_default();
                 match TaskRequest::of(method, key) {
                     Some(request) => Purpose::Task(request),
-                    None => Purpose::Other,
+                    None => Purpose::Request(method.to_owned()),
                 }
             }
             Some("resources/read") => {
                 Purpose::ReadResource(value["params"]["uri"].as_str().unwrap_or_default().to_owned())
             }
-            _ => Purpose::Other,
+            Some(method) => match ListKind::of_method(method) {
+                Some(kind) => self.observe_list(kind, value["params"]["cursor"].is_null()),
+                None => Purpose::Request(method.to_owned()),
+            },
+            None => return,
         };
         self.waiting.open(Direction::Out, id, purpose);
     }
@@ -450,6 +465,18 @@ impl McpClient {
                 // Before initialization a client may send nothing but pings, and the first
                 // tools/list follows `initialize` anyway.
                 Some("notifications/tools/list_changed") if self.ready => self.on_tools_changed(&mut out),
+                Some("notifications/resources/list_changed") if self.ready => {
+                    out.updates.push(Update::ListChanged(ListKind::Resources));
+                    out.updates.push(Update::ListChanged(ListKind::Templates));
+                }
+                Some("notifications/prompts/list_changed") if self.ready => {
+                    out.updates.push(Update::ListChanged(ListKind::Prompts))
+                }
+                Some("notifications/resources/updated") => {
+                    if let Some(uri) = value["params"]["uri"].as_str() {
+                        out.updates.push(Update::ResourceUpdated(uri.to_owned()));
+                    }
+                }
                 Some("notifications/cancelled") => {
                     let p = &value["params"];
                     let id = serde_json::from_value::<Id>(p["requestId"].clone()).ok();
@@ -569,7 +596,20 @@ impl McpClient {
                 };
                 out.updates.push(Update::ForView { id: id.clone(), outcome });
             }
-            Purpose::Other => {}
+            Purpose::Request(method) => {
+                let answer = match error {
+                    Some(e) => Answer::Error(e),
+                    None => Answer::Result(value["result"].clone()),
+                };
+                out.updates.push(Update::Answered { id: id.clone(), method, answer });
+            }
+            Purpose::List(kind, n) => {
+                let answer = match error {
+                    Some(e) => Answer::Error(e),
+                    None => Answer::Result(value["result"].clone()),
+                };
+                self.on_list_page(kind, n, answer, out);
+            }
         }
     }
 }

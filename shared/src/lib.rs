@@ -8,6 +8,7 @@ pub mod apps;
 pub mod asks;
 pub mod auth_view;
 pub mod calls;
+pub mod catalog;
 pub mod client;
 pub mod cmdline;
 pub mod config;

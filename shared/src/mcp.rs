@@ -6,6 +6,8 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
+pub mod catalog;
+
 /// `Implementation`: a client's or server's name and version.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Implementation {
@@ -127,13 +129,7 @@ impl Tool {
     /// somewhere in the name, the title or the description (`slack arch` finds
     /// `slack_archive_channel`), in any case.
     pub fn matches(&self, filter: &str) -> bool {
-        let text: String = [Some(self.name.as_str()), self.title.as_deref(), self.description.as_deref()]
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>()
-            .join("\n")
-            .to_lowercase();
-        filter.split_whitespace().all(|word| text.contains(&word.to_lowercase()))
+        catalog::matches_words(filter, &[Some(self.name.as_str()), self.title.as_deref(), self.description.as_deref()])
     }
 }
 

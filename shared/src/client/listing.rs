@@ -3,7 +3,8 @@
 
 use serde_json::json;
 
-use super::{Handled, MAX_TOOL_PAGES, McpClient, Purpose, Update};
+use super::pages::Next;
+use super::{Handled, McpClient, Purpose, Update};
 use crate::http_headers;
 use crate::mcp::ListToolsResult;
 
@@ -21,16 +22,7 @@ impl McpClient {
     /// A page of `tools/list` failed: what came before it is kept and said.
     pub(super) fn tools_failed(&mut self, why: String, out: &mut Handled) {
         let partial = std::mem::take(&mut self.tools);
-        let message = if self.pages == 0 {
-            format!("tools/list {why}")
-        } else {
-            let n = partial.len();
-            format!(
-                "tools/list page {} {why}; showing the {n} tool{} of the pages before it",
-                self.pages + 1,
-                if n == 1 { "" } else { "s" }
-            )
-        };
+        let message = self.pages.failed("tools/list", &why, partial.len(), "tool");
         out.updates.push(Update::ToolsFailed { message, partial });
         self.listing_done(out);
     }
@@ -56,9 +48,8 @@ impl McpClient {
     }
 
     pub(super) fn on_tools_page(&mut self, mut page: ListToolsResult, out: &mut Handled) {
-        self.pages += 1;
         if self.stateless.on {
-            if self.pages == 1 {
+            if self.pages.count == 0 {
                 self.facts = ListFacts::default();
             }
             // The newest page says for how long the list holds.
@@ -81,23 +72,17 @@ impl McpClient {
         if page.next_cursor.is_none() && self.stateless.on {
             out.updates.push(Update::ListFacts(self.facts.clone()));
         }
-        match page.next_cursor {
-            Some(cursor) if self.cursors_seen.contains(&cursor) => {
-                out.updates.push(Update::Notice(format!("tools/list repeated cursor {cursor:?}; stopped paging")));
-                self.listed(out);
-            }
-            Some(_) if self.pages >= MAX_TOOL_PAGES => {
-                out.updates
-                    .push(Update::Notice(format!("tools/list still paging after {MAX_TOOL_PAGES} pages; stopped")));
-                self.listed(out);
-            }
-            Some(cursor) => {
-                self.cursors_seen.insert(cursor.clone());
+        match self.pages.read("tools/list", page.next_cursor) {
+            Next::Page(cursor) => {
                 let frame =
                     self.request(Purpose::ListTools(self.listing), "tools/list", Some(json!({"cursor": cursor}))).1;
                 out.replies.push(frame);
             }
-            None => self.listed(out),
+            Next::Done => self.listed(out),
+            Next::Stopped(why) => {
+                out.updates.push(Update::Notice(why));
+                self.listed(out);
+            }
         }
     }
 

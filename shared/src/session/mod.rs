@@ -6,8 +6,10 @@
 
 mod asks;
 mod call;
+mod catalog;
 mod events;
 mod record;
+mod requests;
 mod state;
 mod tasks;
 #[cfg(test)]
@@ -30,6 +32,7 @@ use crate::revision::ProtocolChoice;
 use crate::timeline::Timeline;
 
 pub use call::Call;
+pub use requests::Answered;
 pub use state::{CallLimits, CallState, Changed, ConnState, LogLine, Progress, ReadState, Refused, ServerInfo};
 
 pub use crate::relay::RelayInfo;
@@ -99,6 +102,9 @@ pub struct Session {
     auth: Option<AuthState>,
     /// The tasks known of the connection.
     book: crate::tasks::TaskBook,
+    /// Resources, templates, prompts and the rest beside the tools.
+    catalog: crate::catalog::Catalog,
+    requests: requests::Requests,
 }
 
 impl Session {
@@ -136,6 +142,8 @@ impl Session {
             list_facts: None,
             auth: None,
             book: Default::default(),
+            catalog: Default::default(),
+            requests: Default::default(),
         }
     }
 
@@ -264,7 +272,7 @@ impl Session {
     /// `server/discover` is given up on.
     pub fn next_deadline_ms(&self) -> Option<f64> {
         let discover = self.discover_due.filter(|_| self.client.is_discovering());
-        [self.call.due_ms(), discover, self.task_wake_ms()].into_iter().flatten().reduce(f64::min)
+        [self.call.due_ms(), discover, self.task_wake_ms(), self.requests_wake_ms()].into_iter().flatten().reduce(f64::min)
     }
 
     // ---- actions ----
@@ -371,6 +379,7 @@ impl Session {
             }
         }
         self.tick_task(now_ms);
+        self.tick_requests(now_ms);
         let Some(expiry) = self.call.expired(now_ms) else { return };
         let (after_ms, reason) = match expiry {
             Expiry::Silent { after_ms } => {
@@ -496,6 +505,7 @@ impl Session {
                     self.set_call(CallState::Cancelled { tool, reason });
                 }
             }
+            (Some(id), Some(method)) => self.observe_request(id.clone(), method, params),
             _ => {}
         }
     }

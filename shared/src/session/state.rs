@@ -52,6 +52,8 @@ pub struct ServerInfo {
     pub task_extension: bool,
     /// Whether it lists its tasks (`tasks.list`).
     pub task_list: bool,
+    /// Whether it takes `resources/subscribe` (`resources.subscribe`).
+    pub resource_subscribe: bool,
 }
 
 impl ServerInfo {
@@ -67,6 +69,8 @@ impl ServerInfo {
             tool_tasks: crate::tasks::server_runs_tool_tasks(&result.capabilities),
             task_extension: crate::tasks::server_has_extension(&result.capabilities),
             task_list: result.capabilities.get("tasks").and_then(|t| t.get("list")).is_some_and(|l| l.is_object()),
+            resource_subscribe: result.capabilities.get("resources").and_then(|r| r.get("subscribe"))
+                == Some(&serde_json::Value::Bool(true)),
         }
     }
 
@@ -240,6 +244,8 @@ pub struct Changed {
     pub view: bool,
     /// The tasks known of the connection.
     pub tasks: bool,
+    /// Resources, templates, prompts, subscriptions, completions, the log level, ping.
+    pub catalog: bool,
 }
 
 impl Changed {
@@ -258,6 +264,7 @@ impl Changed {
         auth: true,
         view: true,
         tasks: true,
+        catalog: true,
     };
 
     pub fn any(&self) -> bool {

@@ -67,6 +67,8 @@ impl Session {
                     Ok(contents) => ReadState::Done(contents),
                     Err(e) => ReadState::Failed(e),
                 };
+                self.catalog.read(&uri);
+                self.changed.catalog = true;
                 self.reads.insert(uri, state);
                 self.changed.reads = true;
             }
@@ -113,6 +115,10 @@ impl Session {
             | Update::TaskCancelRefused { .. }
             | Update::TaskCancelAcked { .. }
             | Update::TasksListed { .. } => self.on_task_update(update, now_ms),
+            Update::Answered { id, answer, .. } => self.on_answered(id, answer, duration_ms),
+            Update::Listed { kind, items, error } => self.on_listed(kind, items, error),
+            Update::ListChanged(kind) => self.on_list_changed(kind),
+            Update::ResourceUpdated(uri) => self.on_resource_updated(uri),
             Update::ForView { id, outcome } => {
                 // Played back, the answer is the recording's, already in the App lane.
                 if let Some(view_id) = self.for_view.remove(&id).filter(|_| !self.playback) {
