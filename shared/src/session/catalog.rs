@@ -47,14 +47,12 @@ impl Session {
 
     /// `ping`: its round trip lands in [`Catalog::ping`].
     pub fn ping(&mut self, now_ms: f64) -> Result<(), Refused> {
-        self.send_request("ping", None, For::Ping, now_ms).map(|id| self.before(&For::Ping, &id))
+        self.send_request("ping", None, For::Ping, now_ms).map(drop)
     }
 
     fn send_for(&mut self, method: &str, params: Value, now_ms: f64) -> Result<(), Refused> {
         let for_ = For::of(method, &params);
-        let id = self.send_request(method, Some(params), for_.clone(), now_ms)?;
-        self.before(&for_, &id);
-        Ok(())
+        self.send_request(method, Some(params), for_, now_ms).map(drop)
     }
 
     /// A list beside the tools arrived (every page, or those before a failure).

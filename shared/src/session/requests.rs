@@ -111,6 +111,7 @@ impl Session {
         }
         let (id, frame) = self.client.general_request(method, params);
         let due_ms = now_ms + CallLimits::TIMEOUT_S * 1000.0;
+        self.before(&for_, &id);
         self.requests.open.insert(id.clone(), Open { method: method.to_owned(), for_, due_ms });
         self.send_frame(frame);
         Ok(id)
@@ -131,7 +132,7 @@ impl Session {
     }
 
     /// What a request changes in what is shown as it goes.
-    pub(super) fn before(&mut self, for_: &For, id: &Id) {
+    fn before(&mut self, for_: &For, id: &Id) {
         match for_ {
             For::Subscribe(uri, on) => self.catalog.subscribing(uri, *on),
             For::Prompt(name) => {

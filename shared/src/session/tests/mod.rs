@@ -588,6 +588,7 @@ fn notices_keep_the_newest_few_hundred() {
 mod apps;
 mod asks;
 mod auth;
+mod catalog;
 mod playback;
 mod protocol;
 mod stateless;

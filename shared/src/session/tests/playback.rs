@@ -21,7 +21,7 @@ fn shown(s: &Session) -> String {
     )
 }
 
-fn relay_info() -> RelayInfo {
+pub(super) fn relay_info() -> RelayInfo {
     RelayInfo {
         protocol: crate::relay::RELAY_PROTOCOL,
         preset_oauth: Default::default(),
