@@ -61,7 +61,8 @@ struct Exchange {
 }
 
 impl Exchange {
-    /// What a request of this method is about: a tool or prompt `name`, or a `uri`.
+    /// What a request of this method is about: a tool or prompt `name`, a `uri`, a task, or
+    /// what a completion completes.
     fn subject(&self) -> Option<&Value> {
         subject(self.params.as_ref())
     }
@@ -69,7 +70,7 @@ impl Exchange {
 
 fn subject(params: Option<&Value>) -> Option<&Value> {
     let p = params?;
-    p.get("name").or_else(|| p.get("uri")).or_else(|| p.get("taskId"))
+    p.get("name").or_else(|| p.get("uri")).or_else(|| p.get("taskId")).or_else(|| p.get("ref"))
 }
 
 /// A recording, answering requests as its server did.

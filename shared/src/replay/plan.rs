@@ -194,6 +194,8 @@ enum Pending {
     /// A live listing already sent (by the session itself), at this timeline row.
     ListAt(usize),
     Read(String),
+    /// A request of any other method.
+    Request(Id),
 }
 
 /// A replay in progress.
@@ -250,6 +252,7 @@ impl Replay {
         match &self.pending {
             None => true,
             Some((Pending::Call(_), _)) => !s.call().is_pending(),
+            Some((Pending::Request(id), _)) => !s.is_request_open(id),
             // The relay's echo of a request and the server's answer travel apart: the
             // answer can be in before the request's own row, so both are waited for.
             _ if !s.conn().is_live() => true,
@@ -376,11 +379,16 @@ impl Replay {
                 self.pending = Some((Pending::Read(uri), mark));
                 true
             }
-            other => {
-                let note = format!("not re-sent: the client core sends no {other} of its own");
-                self.row(i, RowState::Skipped, None, Some(note));
-                false
-            }
+            _ => match s.request(&method, Some(params).filter(|p| !p.is_null()), now) {
+                Ok(id) => {
+                    self.pending = Some((Pending::Request(id), mark));
+                    true
+                }
+                Err(e) => {
+                    self.row(i, RowState::Error, None, Some(e.to_string()));
+                    false
+                }
+            },
         }
     }
 
@@ -408,6 +416,14 @@ impl Replay {
             Pending::Read(_) => live_answer(s, mark, "resources/read", None),
             Pending::List => self.next_live_list(s).and_then(|seq| answer_of(s, seq)),
             Pending::ListAt(seq) => answer_of(s, *seq),
+            Pending::Request(id) => match s.answer(id) {
+                Some(a) if a.answer.wire().is_none() => {
+                    let note = a.answer.failure().unwrap_or_default();
+                    return self.row(i, RowState::Error, None, Some(note));
+                }
+                Some(a) => a.answer.wire(),
+                None => None,
+            },
         };
         if live.is_some() {
             return self.compare(i, live, None);

@@ -114,7 +114,8 @@ fn run(rec: &Recording, live_tools: Value, answer: impl Fn(&Value) -> Value) -> 
     let allow = ResendPolicy::new(ConfirmPolicy::Unsafe, live.s.tools(), &[]);
     while replay.advance(&mut live.s, &allow, live.at) == Want::Wait {
         for request in live.flush() {
-            let mut reply = answer(&request);
+            // Every request is re-sent; a ping is answered as servers do.
+            let mut reply = if request["method"] == "ping" { json!({"result": {}}) } else { answer(&request) };
             reply["jsonrpc"] = json!("2.0");
             reply["id"] = request["id"].clone();
             live.says(&reply.to_string());
@@ -163,11 +164,11 @@ fn a_matching_server_replays_the_same() {
     });
     assert_eq!(
         states(&report),
-        ["initialize same", "tools/list same", "tools/call same", "tools/call skipped", "ping skipped"]
+        ["initialize same", "tools/list same", "tools/call same", "tools/call skipped", "ping same"]
     );
     assert!(report.drift.is_empty());
     assert!(!report.failed(FailOn::Any));
-    assert_eq!(report.counts.skipped, 2);
+    assert_eq!(report.counts.skipped, 1, "only the call the policy refused");
 }
 
 #[test]
@@ -179,7 +180,7 @@ fn a_changed_server_differs_and_drifts() {
     let report = run(&rec, tools, |_| json!({"result": {"content": [{"type": "text", "text": r#"{"temp": 25}"#}]}}));
     assert_eq!(
         states(&report),
-        ["initialize same", "tools/list different", "tools/call different", "tools/call skipped", "ping skipped"]
+        ["initialize same", "tools/list different", "tools/call different", "tools/call skipped", "ping same"]
     );
     let call = &report.rows[2];
     assert_eq!(call.changes[0].pointer, "/result/content/0/text/temp");
@@ -301,4 +302,47 @@ fn the_roots_offered_are_the_last_answer_to_the_servers_roots_list() {
         out(json!({"jsonrpc": "2.0", "id": 10, "result": {"roots": []}})),
     ]);
     assert_eq!(recorded_roots(&rec), Some(vec![]), "an empty list is offered as empty");
+}
+
+#[test]
+fn every_ordinary_request_is_re_sent_and_compared() {
+    let out = |frame: Value| Entry::Message { at_ms: 0.0, direction: Direction::Out, frame: frame.to_string() };
+    let inn = |frame: Value| Entry::Message { at_ms: 0.0, direction: Direction::In, frame: frame.to_string() };
+    let mut rec = recording("sunny");
+    rec.entries.truncate(7);
+    let complete = json!({"ref": {"type": "ref/resource", "uri": "demo://t/{id}"}, "argument": {"name": "id", "value": "1"}});
+    rec.entries.extend([
+        out(json!({"jsonrpc": "2.0", "id": 3, "method": "prompts/get", "params": {"name": "greet", "arguments": {"who": "Ada"}}})),
+        inn(json!({"jsonrpc": "2.0", "id": 3, "result": {"messages": [{"role": "user", "content": {"type": "text", "text": "Hi Ada"}}]}})),
+        out(json!({"jsonrpc": "2.0", "id": 4, "method": "resources/read", "params": {"uri": "demo://t/7"}})),
+        inn(json!({"jsonrpc": "2.0", "id": 4, "result": {"contents": [{"uri": "demo://t/7", "text": "seven"}]}})),
+        out(json!({"jsonrpc": "2.0", "id": 5, "method": "completion/complete", "params": complete})),
+        inn(json!({"jsonrpc": "2.0", "id": 5, "result": {"completion": {"values": ["1", "10"]}}})),
+        out(json!({"jsonrpc": "2.0", "id": 6, "method": "resources/list", "params": {"cursor": "p2"}})),
+        inn(json!({"jsonrpc": "2.0", "id": 6, "result": {"resources": [{"uri": "demo://b", "name": "b"}]}})),
+        out(json!({"jsonrpc": "2.0", "id": 7, "method": "ping"})),
+        inn(json!({"jsonrpc": "2.0", "id": 7, "result": {}})),
+    ]);
+    let report = run(&rec, tools_v1(), |req| {
+        let p = &req["params"];
+        match req["method"].as_str().unwrap_or_default() {
+            "prompts/get" => json!({"result": {"messages": [{"role": "user", "content": {"type": "text", "text": format!("Hi {}", p["arguments"]["who"].as_str().unwrap_or("?"))}}]}}),
+            "resources/read" => json!({"result": {"contents": [{"uri": p["uri"], "text": "eight"}]}}),
+            "completion/complete" => {
+                assert_eq!(p, &json!({"ref": {"type": "ref/resource", "uri": "demo://t/{id}"}, "argument": {"name": "id", "value": "1"}}));
+                json!({"result": {"completion": {"values": ["1", "10"]}}})
+            }
+            "resources/list" => {
+                assert_eq!(p["cursor"], "p2", "the recorded page is asked for");
+                json!({"result": {"resources": [{"uri": "demo://b", "name": "b"}]}})
+            }
+            other => panic!("{other} was not expected"),
+        }
+    });
+    assert_eq!(
+        states(&report),
+        ["initialize same", "tools/list same", "prompts/get same", "resources/read different", "completion/complete same", "resources/list same", "ping same"]
+    );
+    assert_eq!(report.counts.skipped, 0);
+    assert_eq!(report.rows[3].changes[0].pointer, "/result/contents/0/text");
 }
