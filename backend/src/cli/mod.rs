@@ -40,6 +40,14 @@ pub enum Sub {
     Tasks(ToolsArgs),
     /// Look at, fetch the outcome of, or cancel one task of a server.
     Task(TaskArgs),
+    /// List the resources and resource templates of a server (every page).
+    Resources(ToolsArgs),
+    /// Read one resource of a server (`resources/read`).
+    Read(ReadArgs),
+    /// List the prompts of a server (every page).
+    Prompts(ToolsArgs),
+    /// Get one prompt of a server with its arguments (`prompts/get`).
+    Prompt(PromptArgs),
     /// Start the playground with a recording loaded, for the page to play back.
     Play(PlayArgs),
     /// Re-send a recording's requests to a live server and compare the answers (for CI):
@@ -138,6 +146,31 @@ pub struct TaskArgs {
     pub action: TaskAction,
     /// The task's id, as `call --no-wait` or `tasks` printed it.
     pub id: String,
+    #[command(flatten)]
+    pub out: Output,
+    #[command(flatten)]
+    pub server: ServerArgs,
+}
+
+/// `mcp-playground read URI [OPTIONS] SERVER...`
+#[derive(Debug, Args)]
+pub struct ReadArgs {
+    /// The resource's URI (a template's, filled in).
+    pub uri: String,
+    #[command(flatten)]
+    pub out: Output,
+    #[command(flatten)]
+    pub server: ServerArgs,
+}
+
+/// `mcp-playground prompt NAME [--arg KEY=VALUE]... [OPTIONS] SERVER...`
+#[derive(Debug, Args)]
+pub struct PromptArgs {
+    /// The prompt's name.
+    pub name: String,
+    /// One argument, KEY=VALUE (repeatable); prompt arguments are strings.
+    #[arg(long = "arg", value_name = "KEY=VALUE")]
+    pub arg: Vec<String>,
     #[command(flatten)]
     pub out: Output,
     #[command(flatten)]

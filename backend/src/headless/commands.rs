@@ -32,7 +32,7 @@ const TOOL_ERROR: u8 = 1;
 /// A protocol or transport error, a timeout, or nothing could be run.
 pub(super) const FAILED: u8 = 2;
 /// The arguments do not fit the tool (or there is no such tool): nothing was sent.
-const INVALID: u8 = 3;
+pub(super) const INVALID: u8 = 3;
 
 /// Longest MCP message accepted, as the playground's default.
 const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;

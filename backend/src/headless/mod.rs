@@ -3,12 +3,14 @@
 //! upstream transports in-process.
 
 mod answers;
+mod catalog;
 mod commands;
 mod drive;
 mod replay;
 mod tasks;
 
 pub use answers::Answers;
+pub use catalog::{prompt, prompts, read, resources};
 pub use commands::{call, tools};
 pub use drive::{Driver, Stop};
 pub use replay::replay;

@@ -145,8 +145,11 @@ impl Completer {
 /// other fields that have a value.
 pub fn params(field: &Field, value: &str, context: &Map<String, Value>, with_context: bool) -> Value {
     let mut p = json!({"ref": field.0.reference(), "argument": {"name": field.1, "value": value}});
-    let others: Map<String, Value> =
-        context.iter().filter(|(k, v)| **k != field.1 && v.as_str().is_some_and(|s| !s.is_empty())).map(|(k, v)| (k.clone(), v.clone())).collect();
+    let others: Map<String, Value> = context
+        .iter()
+        .filter(|(k, v)| **k != field.1 && v.as_str().is_some_and(|s| !s.is_empty()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
     if with_context && !others.is_empty() {
         p["context"] = json!({"arguments": others});
     }
@@ -177,7 +180,8 @@ mod tests {
 
     #[test]
     fn the_other_fields_are_the_context_from_2025_06_18() {
-        let ctx: Map<String, Value> = [("a", "1"), ("b", "2"), ("c", "")].map(|(k, v)| (k.into(), json!(v))).into_iter().collect();
+        let ctx: Map<String, Value> =
+            [("a", "1"), ("b", "2"), ("c", "")].map(|(k, v)| (k.into(), json!(v))).into_iter().collect();
         let p = params(&field("a"), "1", &ctx, true);
         assert_eq!(p["context"], json!({"arguments": {"b": "2"}}));
         assert!(params(&field("a"), "1", &ctx, false).get("context").is_none());
@@ -192,7 +196,10 @@ mod tests {
         assert!(!c.answered(&Id::Number(5), Ok(&json!({"completion": {"values": ["1"]}}))));
         assert!(c.answered(&Id::Number(6), Ok(&result)));
         let s = c.suggestions(&field("a")).unwrap();
-        assert_eq!((s.values.clone(), s.total, s.has_more, s.typed.as_str()), (vec!["123".into(), "124".into()], Some(9), true, "12"));
+        assert_eq!(
+            (s.values.clone(), s.total, s.has_more, s.typed.as_str()),
+            (vec!["123".into(), "124".into()], Some(9), true, "12")
+        );
         c.dismiss(&field("a"));
         assert!(c.suggestions(&field("a")).is_none());
         c.sent(field("b"), "x".into(), Id::Number(7));

@@ -86,8 +86,8 @@ impl<T: serde::de::DeserializeOwned> Listed<T> {
         let total = items.len();
         self.items = items.into_iter().filter_map(|v| serde_json::from_value(v).ok()).collect();
         let unreadable = total - self.items.len();
-        let skipped =
-            (unreadable > 0).then(|| format!("{unreadable} {noun}{} could not be read", if unreadable == 1 { "" } else { "s" }));
+        let skipped = (unreadable > 0)
+            .then(|| format!("{unreadable} {noun}{} could not be read", if unreadable == 1 { "" } else { "s" }));
         self.error = match (error, skipped) {
             (Some(e), Some(s)) => Some(format!("{e}; {s}")),
             (e, s) => e.or(s),

@@ -51,10 +51,17 @@ fn a_listing_keeps_what_it_can_read_and_says_what_it_could_not() {
     assert!(c.loaded(ListKind::Resources) && !c.is_loading(ListKind::Resources));
     assert_eq!(c.resources.items.len(), 2);
     assert_eq!(c.resources.error.as_deref(), Some("1 resource could not be read"));
-    assert_eq!(c.resources.items[0].annotations.as_ref().and_then(|a| a.summary()).as_deref(), Some("for user · priority 0.5"));
+    assert_eq!(
+        c.resources.items[0].annotations.as_ref().and_then(|a| a.summary()).as_deref(),
+        Some("for user · priority 0.5")
+    );
     assert_eq!(c.resources.items[1].icons.len(), 1, "an unreadable icon is left out, not the resource");
 
-    c.listed(ListKind::Prompts, vec![json!({"name": "p", "arguments": [{"name": "x", "required": true}]})], Some("prompts/list page 2 failed: boom".into()));
+    c.listed(
+        ListKind::Prompts,
+        vec![json!({"name": "p", "arguments": [{"name": "x", "required": true}]})],
+        Some("prompts/list page 2 failed: boom".into()),
+    );
     assert_eq!(c.prompts.items[0].arguments[0].name, "x");
     assert!(c.prompts.error.as_deref().unwrap().contains("page 2"));
 }

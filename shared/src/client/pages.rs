@@ -77,7 +77,10 @@ mod tests {
             last = p.read("tools/list", Some(i.to_string()));
         }
         assert!(matches!(last, Next::Stopped(ref w) if w.contains("1000 pages")), "{last:?}");
-        assert_eq!(p.failed("tools/list", "failed: boom", 1, "tool"), "tools/list page 1001 failed: boom; showing the 1 tool of the pages before it");
+        assert_eq!(
+            p.failed("tools/list", "failed: boom", 1, "tool"),
+            "tools/list page 1001 failed: boom; showing the 1 tool of the pages before it"
+        );
         assert_eq!(Pages::default().failed("tools/list", "failed: boom", 0, "tool"), "tools/list failed: boom");
     }
 }

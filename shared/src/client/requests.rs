@@ -84,7 +84,8 @@ impl McpClient {
                     let cursor = page["nextCursor"].as_str().map(str::to_owned);
                     match listing.pages.read(method, cursor) {
                         Next::Page(cursor) => {
-                            let frame = self.request(Purpose::List(kind, number), method, Some(json!({"cursor": cursor})));
+                            let frame =
+                                self.request(Purpose::List(kind, number), method, Some(json!({"cursor": cursor})));
                             return out.replies.push(frame.1);
                         }
                         Next::Done => None,

@@ -370,9 +370,11 @@ impl McpClient {
             Purpose::CallTool { .. } => out.updates.push(Update::CallFailed { id: origin.clone(), message }),
             Purpose::ListTools(n) if n == self.listing => self.tools_failed(message, out),
             Purpose::ReadResource(uri) => out.updates.push(Update::ResourceRead { uri, outcome: Err(message) }),
-            Purpose::Request(method) => {
-                out.updates.push(Update::Answered { id: origin.clone(), method, answer: super::Answer::Failed(message) })
-            }
+            Purpose::Request(method) => out.updates.push(Update::Answered {
+                id: origin.clone(),
+                method,
+                answer: super::Answer::Failed(message),
+            }),
             Purpose::List(kind, n) => self.on_list_page(kind, n, super::Answer::Failed(message), out),
             _ => out.updates.push(Update::Notice(format!("request #{origin}: {message}"))),
         }

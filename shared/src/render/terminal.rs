@@ -11,7 +11,8 @@ use super::output::{TextAgreement, text_agreement};
 use crate::calls::Hints;
 use crate::form::cli;
 use crate::jsonrpc::ErrorObject;
-use crate::mcp::{CallToolResult, Content, MediaContent, Tool};
+use crate::mcp::catalog::{GetPromptResult, Prompt, Resource, ResourceTemplate};
+use crate::mcp::{CallToolResult, Content, EmbeddedResource, MediaContent, ResourceContents, Tool};
 use crate::schema::Resolver;
 
 /// A tool result: each content item in order (text as is, media and blobs as a bracketed
@@ -142,6 +143,85 @@ fn tool(t: &Tool) -> String {
                 }
                 out.push('\n');
             }
+        }
+    }
+    out
+}
+
+/// Resources, one line each (`uri  name (title), mime, size`), then the templates.
+pub fn resource_list(resources: &[Resource], templates: &[ResourceTemplate]) -> String {
+    let mut out = String::new();
+    for r in resources {
+        let mut about: Vec<String> = vec![r.display_name().to_owned()];
+        about.extend(r.mime_type.clone());
+        about.extend(r.size.map(|s| human_size(s as usize)));
+        about.extend(r.annotations.as_ref().and_then(|a| a.summary()));
+        let _ = writeln!(out, "{}  {}", r.uri, about.join(", "));
+    }
+    if resources.is_empty() {
+        out.push_str("(no resources)\n");
+    }
+    if !templates.is_empty() {
+        out.push_str("templates:\n");
+        for t in templates {
+            let mime = t.mime_type.as_deref().map(|m| format!(", {m}")).unwrap_or_default();
+            let _ = writeln!(out, "  {}  {}{mime}", t.uri_template, t.display_name());
+        }
+    }
+    out
+}
+
+/// Prompts, one block each: the name (and title), the description's first paragraph, and
+/// the arguments (`*` marks the required ones).
+pub fn prompt_list(prompts: &[Prompt]) -> String {
+    let blocks: Vec<String> = prompts
+        .iter()
+        .map(|p| {
+            let mut out = p.name.clone();
+            if p.display_name() != p.name {
+                let _ = write!(out, " ({})", p.display_name());
+            }
+            out.push('\n');
+            if let Some(d) = p.description.as_deref().map(first_paragraph).filter(|d| !d.is_empty()) {
+                let _ = writeln!(out, "  {d}");
+            }
+            for a in &p.arguments {
+                let required = if a.required { " (required)" } else { "" };
+                let d = a.description.as_deref().map(|d| format!(" - {}", first_paragraph(d))).unwrap_or_default();
+                let _ = writeln!(out, "    {}{required}{d}", a.name);
+            }
+            out
+        })
+        .collect();
+    if blocks.is_empty() { "(no prompts)\n".into() } else { blocks.join("\n") }
+}
+
+/// A resource's contents as `call` prints a result's embedded resources.
+pub fn contents(contents: &[ResourceContents]) -> String {
+    let mut out = String::new();
+    for c in contents {
+        out.push_str(&item(&Content::Resource(EmbeddedResource { resource: c.clone(), extra: Default::default() })));
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    if contents.is_empty() {
+        out.push_str("(no contents)\n");
+    }
+    out
+}
+
+/// A prompt's messages: `[role]` then its content, as a result's content prints.
+pub fn prompt_messages(got: &GetPromptResult) -> String {
+    let mut out = String::new();
+    if let Some(d) = &got.description {
+        let _ = writeln!(out, "{d}");
+    }
+    for m in &got.messages {
+        let _ = writeln!(out, "[{}]", m.role);
+        out.push_str(&item(&m.content));
+        if !out.ends_with('\n') {
+            out.push('\n');
         }
     }
     out

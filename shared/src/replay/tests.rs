@@ -310,7 +310,8 @@ fn every_ordinary_request_is_re_sent_and_compared() {
     let inn = |frame: Value| Entry::Message { at_ms: 0.0, direction: Direction::In, frame: frame.to_string() };
     let mut rec = recording("sunny");
     rec.entries.truncate(7);
-    let complete = json!({"ref": {"type": "ref/resource", "uri": "demo://t/{id}"}, "argument": {"name": "id", "value": "1"}});
+    let complete =
+        json!({"ref": {"type": "ref/resource", "uri": "demo://t/{id}"}, "argument": {"name": "id", "value": "1"}});
     rec.entries.extend([
         out(json!({"jsonrpc": "2.0", "id": 3, "method": "prompts/get", "params": {"name": "greet", "arguments": {"who": "Ada"}}})),
         inn(json!({"jsonrpc": "2.0", "id": 3, "result": {"messages": [{"role": "user", "content": {"type": "text", "text": "Hi Ada"}}]}})),
@@ -326,10 +327,15 @@ fn every_ordinary_request_is_re_sent_and_compared() {
     let report = run(&rec, tools_v1(), |req| {
         let p = &req["params"];
         match req["method"].as_str().unwrap_or_default() {
-            "prompts/get" => json!({"result": {"messages": [{"role": "user", "content": {"type": "text", "text": format!("Hi {}", p["arguments"]["who"].as_str().unwrap_or("?"))}}]}}),
+            "prompts/get" => {
+                json!({"result": {"messages": [{"role": "user", "content": {"type": "text", "text": format!("Hi {}", p["arguments"]["who"].as_str().unwrap_or("?"))}}]}})
+            }
             "resources/read" => json!({"result": {"contents": [{"uri": p["uri"], "text": "eight"}]}}),
             "completion/complete" => {
-                assert_eq!(p, &json!({"ref": {"type": "ref/resource", "uri": "demo://t/{id}"}, "argument": {"name": "id", "value": "1"}}));
+                assert_eq!(
+                    p,
+                    &json!({"ref": {"type": "ref/resource", "uri": "demo://t/{id}"}, "argument": {"name": "id", "value": "1"}})
+                );
                 json!({"result": {"completion": {"values": ["1", "10"]}}})
             }
             "resources/list" => {
@@ -341,7 +347,15 @@ fn every_ordinary_request_is_re_sent_and_compared() {
     });
     assert_eq!(
         states(&report),
-        ["initialize same", "tools/list same", "prompts/get same", "resources/read different", "completion/complete same", "resources/list same", "ping same"]
+        [
+            "initialize same",
+            "tools/list same",
+            "prompts/get same",
+            "resources/read different",
+            "completion/complete same",
+            "resources/list same",
+            "ping same"
+        ]
     );
     assert_eq!(report.counts.skipped, 0);
     assert_eq!(report.rows[3].changes[0].pointer, "/result/contents/0/text");

@@ -272,7 +272,10 @@ impl Session {
     /// `server/discover` is given up on.
     pub fn next_deadline_ms(&self) -> Option<f64> {
         let discover = self.discover_due.filter(|_| self.client.is_discovering());
-        [self.call.due_ms(), discover, self.task_wake_ms(), self.requests_wake_ms()].into_iter().flatten().reduce(f64::min)
+        [self.call.due_ms(), discover, self.task_wake_ms(), self.requests_wake_ms()]
+            .into_iter()
+            .flatten()
+            .reduce(f64::min)
     }
 
     // ---- actions ----

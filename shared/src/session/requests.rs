@@ -139,7 +139,9 @@ impl Session {
                 self.catalog.prompts_got.insert(name.clone(), Got::Loading);
             }
             For::Complete(field, value) => self.catalog.completer.sent(field.clone(), value.clone(), id.clone()),
-            For::SetLevel(level) => self.catalog.log_level = Some(LogLevel { level: level.clone(), state: Got::Loading }),
+            For::SetLevel(level) => {
+                self.catalog.log_level = Some(LogLevel { level: level.clone(), state: Got::Loading })
+            }
             For::Ping => self.catalog.ping = Some(Got::Loading),
             For::Script => return,
         }
@@ -193,7 +195,8 @@ impl Session {
     /// The clock moved: requests past their limit are given up on, and a completion whose
     /// typing paused is asked.
     pub(super) fn tick_requests(&mut self, now_ms: f64) {
-        let late: Vec<Id> = self.requests.open.iter().filter(|(_, o)| o.due_ms <= now_ms).map(|(id, _)| id.clone()).collect();
+        let late: Vec<Id> =
+            self.requests.open.iter().filter(|(_, o)| o.due_ms <= now_ms).map(|(id, _)| id.clone()).collect();
         for id in late {
             self.give_up_request(&id, &format!("timed out after {:.0} s without a response", CallLimits::TIMEOUT_S));
         }

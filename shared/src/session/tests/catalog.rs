@@ -40,13 +40,17 @@ fn every_request_beside_the_tools_live_and_played_back() {
     let (frames, ..) = h.flush();
     assert_eq!(frames, [r#"{"jsonrpc":"2.0","id":3,"method":"resources/list"}"#]);
     assert!(h.s.catalog().is_loading(ListKind::Resources));
-    h.server_says(r#"{"jsonrpc":"2.0","id":3,"result":{"resources":[{"uri":"demo://a","name":"a"}],"nextCursor":"p2"}}"#);
+    h.server_says(
+        r#"{"jsonrpc":"2.0","id":3,"result":{"resources":[{"uri":"demo://a","name":"a"}],"nextCursor":"p2"}}"#,
+    );
     let (frames, ..) = h.flush();
     assert_eq!(frames, [r#"{"jsonrpc":"2.0","id":4,"method":"resources/list","params":{"cursor":"p2"}}"#]);
     h.server_says(r#"{"jsonrpc":"2.0","id":4,"result":{"resources":[{"uri":"demo://b","name":"b"}]}}"#);
     h.s.list(ListKind::Templates);
     h.flush();
-    h.server_says(r#"{"jsonrpc":"2.0","id":5,"result":{"resourceTemplates":[{"uriTemplate":"demo://t/{id}","name":"t"}]}}"#);
+    h.server_says(
+        r#"{"jsonrpc":"2.0","id":5,"result":{"resourceTemplates":[{"uriTemplate":"demo://t/{id}","name":"t"}]}}"#,
+    );
     h.s.list(ListKind::Prompts);
     h.flush();
     h.server_says(r#"{"jsonrpc":"2.0","id":6,"result":{"prompts":[{"name":"greet","arguments":[{"name":"who","required":true}]}]}}"#);
@@ -59,7 +63,9 @@ fn every_request_beside_the_tools_live_and_played_back() {
     let (frames, ..) = h.flush();
     assert_eq!(frames.len(), 2, "resources and templates again: {frames:?}");
     h.server_says(r#"{"jsonrpc":"2.0","id":7,"result":{"resources":[{"uri":"demo://a","name":"a"}]}}"#);
-    h.server_says(r#"{"jsonrpc":"2.0","id":8,"result":{"resourceTemplates":[{"uriTemplate":"demo://t/{id}","name":"t"}]}}"#);
+    h.server_says(
+        r#"{"jsonrpc":"2.0","id":8,"result":{"resourceTemplates":[{"uriTemplate":"demo://t/{id}","name":"t"}]}}"#,
+    );
 
     // Subscribe, an update marks it, reading clears the mark.
     h.s.subscribe("demo://a", true, h.at).unwrap();
@@ -78,7 +84,10 @@ fn every_request_beside_the_tools_live_and_played_back() {
     let args = json!({"who": "Ada"}).as_object().cloned().unwrap();
     h.s.get_prompt("greet", args, h.at).unwrap();
     let (frames, ..) = h.flush();
-    assert!(frames[0].contains(r#""method":"prompts/get","params":{"name":"greet","arguments":{"who":"Ada"}}"#), "{frames:?}");
+    assert!(
+        frames[0].contains(r#""method":"prompts/get","params":{"name":"greet","arguments":{"who":"Ada"}}"#),
+        "{frames:?}"
+    );
     h.server_says(r#"{"jsonrpc":"2.0","id":11,"result":{"messages":[{"role":"user","content":{"type":"text","text":"Hi Ada"}}]}}"#);
     let Some(Got::Done(got)) = h.s.catalog().prompts_got.get("greet") else { panic!("no prompt") };
     assert_eq!(got.messages[0].role, "user");
@@ -107,7 +116,11 @@ fn every_request_beside_the_tools_live_and_played_back() {
     h.server_says(r#"{"jsonrpc":"2.0","id":14,"result":{}}"#);
     marks.push(h.fed.len());
     views.push(shown(&h.s));
-    assert!(views[2].contains(r#"["1", "10", "11"]"#) && views[2].contains("level: \"warning\", state: Done(())"), "{}", views[2]);
+    assert!(
+        views[2].contains(r#"["1", "10", "11"]"#) && views[2].contains("level: \"warning\", state: Done(())"),
+        "{}",
+        views[2]
+    );
     assert!(matches!(h.s.catalog().ping, Some(Got::Done(ms)) if ms >= 40.0), "{:?}", h.s.catalog().ping);
 
     // Played back: each step shows what the live page showed.
@@ -141,9 +154,18 @@ fn a_scripts_request_is_answered_timed_out_or_cancelled() {
     h.s.tick(start + CallLimits::TIMEOUT_S * 1000.0);
     let (frames, ..) = h.flush();
     assert!(frames[0].contains("notifications/cancelled") && frames[0].contains("timed out after 60 s"), "{frames:?}");
-    assert_eq!(h.s.answer(&id).unwrap().answer, crate::client::Answer::Failed("timed out after 60 s without a response".into()));
+    assert_eq!(
+        h.s.answer(&id).unwrap().answer,
+        crate::client::Answer::Failed("timed out after 60 s without a response".into())
+    );
 
-    let id = h.s.request("completion/complete", Some(json!({"ref": {"type": "ref/prompt", "name": "p"}, "argument": {"name": "a", "value": ""}})), h.at).unwrap();
+    let id =
+        h.s.request(
+            "completion/complete",
+            Some(json!({"ref": {"type": "ref/prompt", "name": "p"}, "argument": {"name": "a", "value": ""}})),
+            h.at,
+        )
+        .unwrap();
     h.flush();
     h.s.cancel_request(&id);
     let (frames, ..) = h.flush();
