@@ -38,13 +38,22 @@ pub fn App() -> impl IntoView {
             <main class="layout">
                 <aside class="sidebar">
                     <panels::connection::ConnectionPanel />
-                    <panels::tools::ToolList />
+                    <panels::views::ViewTabs />
+                    {move || match store.catalog.view.get() {
+                        store::View::Tools => view! { <panels::tools::ToolList /> }.into_any(),
+                        store::View::Resources => view! { <panels::resources::ResourceList /> }.into_any(),
+                        store::View::Prompts => view! { <panels::prompts::PromptList /> }.into_any(),
+                    }}
                     <panels::tasks::TasksPanel />
                 </aside>
                 <section class="workspace">
                     <panels::notices::Notices />
                     <panels::replay::ReplayPanel />
-                    <panels::call::CallPanel />
+                    {move || match store.catalog.view.get() {
+                        store::View::Tools => view! { <panels::call::CallPanel /> }.into_any(),
+                        store::View::Resources => view! { <panels::resources::ResourcePanel /> }.into_any(),
+                        store::View::Prompts => view! { <panels::prompts::PromptPanel /> }.into_any(),
+                    }}
                 </section>
                 <aside class="timeline-column">
                     <Show when=move || rest.get()>

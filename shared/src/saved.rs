@@ -227,9 +227,34 @@ pub struct Last {
     pub tool: Option<String>,
     /// The timeline showed the flow view.
     pub flow: bool,
+    /// The view and selection last shown for each server (by its [`key`]).
+    pub places: std::collections::BTreeMap<String, Place>,
 }
 
+/// What was shown of one server: its view (`tools`, `resources`, `prompts`) and what was
+/// picked in the resources and prompts views.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Place {
+    pub view: String,
+    pub resource: Option<String>,
+    pub template: Option<String>,
+    pub prompt: Option<String>,
+}
+
+/// Servers whose place is remembered; past it, places are forgotten in key order.
+pub const MAX_PLACES: usize = 64;
+
 impl Last {
+    /// Remembers `place` for the server of `key`, keeping at most [`MAX_PLACES`].
+    pub fn set_place(&mut self, key: String, place: Place) {
+        self.places.insert(key, place);
+        while self.places.len() > MAX_PLACES {
+            let Some(first) = self.places.keys().next().cloned() else { break };
+            self.places.remove(&first);
+        }
+    }
+
     /// Reads what was stored; anything unreadable is nothing remembered.
     pub fn read(text: &str) -> Last {
         serde_json::from_str(text).unwrap_or_default()

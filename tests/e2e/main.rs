@@ -6,6 +6,7 @@ mod asks_cli;
 mod asks_page;
 mod auth_page;
 mod calls;
+mod catalog;
 mod cli;
 mod config;
 mod conformance;

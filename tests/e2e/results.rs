@@ -53,11 +53,15 @@ async fn server_everything_results_render_by_type() -> Result<()> {
     ensure!(page::call_tool(&b, "get-resource-links", r#"{"count": 2}"#).await? == "ok");
     let types = content_types(&b).await?;
     ensure!(types.iter().filter(|t| *t == "resource_link").count() == 2, "{types:?}");
-    // The server offers resources: Open reads one and shows its contents inline.
-    b.css("[data-testid=resource-open]").await?.click().await?;
+    // The server offers resources: Open reads one in the Resources view.
+    let link = b.css("[data-testid=resource-open]").await?;
+    link.click().await?;
+    let tab = b.css("[data-testid=view-tab][data-view=resources]").await?;
+    ensure!(tab.attr("aria-selected").await?.as_deref() == Some("true"), "the link did not open the Resources view");
     let contents = b.id("resource-contents").await?.text().await?;
     ensure!(contents.contains("Resource"), "resource contents not shown: {contents}");
     ensure!(page::timeline(&b).await?.iter().any(|r| r.method == "resources/read" && r.kind == "response"));
+    b.css("[data-testid=view-tab][data-view=tools]").await?.click().await?;
 
     ensure!(
         page::call_tool(&b, "get-resource-reference", r#"{"resourceType": "Blob", "resourceId": 2}"#).await? == "ok"

@@ -315,6 +315,7 @@ fn ServerInfoCard(compact: bool) -> impl IntoView {
                             <span class="mono">{s.name.clone()}" "{s.version.clone()}</span>" · "
                             <span class="mono">{s.protocol_version.clone()}</span>" "{how}
                         </div>
+                        <super::views::Ping />
                     </div>
                 }
                 .into_any();

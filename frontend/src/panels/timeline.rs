@@ -5,6 +5,7 @@
 use leptos::html::Div;
 use leptos::prelude::*;
 
+use shared::catalog::{Got, LOG_LEVELS, severity};
 use shared::revision::Revision;
 use shared::spec_check::Verdict;
 use shared::timeline::{AuthRow, Mark, RowDirection, RowFilter, RowKind, RowView, clock};
@@ -308,16 +309,45 @@ fn TimelineRow(row: RowView, top: f64, selected: bool, highlighted: bool) -> imp
 pub fn LogPanel() -> impl IntoView {
     let store = expect_context::<Store>();
     let count = move || store.calls.logs.with(Vec::len);
+    let logging = move || store.server.with(|s| s.as_ref().is_some_and(|s| s.has("logging")));
+    let floor = store.catalog.log_floor;
+    let shown = move || {
+        let floor = floor.get();
+        store.calls.logs.with(|l| {
+            let kept: Vec<_> = l.iter().filter(|line| severity(&line.level) >= floor).cloned().collect();
+            kept[kept.len().saturating_sub(LOG_LINES_SHOWN)..].to_vec()
+        })
+    };
+    let level = move || store.catalog.data.with(|c| c.log_level.clone());
     view! {
-        <Show when=move || { count() > 0 }>
+        <Show when=move || { count() > 0 || logging() }>
             <section class="panel log-panel">
                 <div class="panel-head">
                     <h2 class="panel-title">"Server log " <span class="count">{count}</span></h2>
+                    <label class="small muted" title="Show lines of this level and above">"Show "
+                        <select class="select small" data-testid="log-filter" on:change=move |ev| floor.set(event_target_value(&ev).parse().unwrap_or(0))>
+                            {LOG_LEVELS.iter().enumerate().map(|(i, l)| view! { <option value=i.to_string() selected=move || floor.get() == i>{format!("{l}+")}</option> }).collect_view()}
+                        </select>
+                    </label>
+                    <Show when=logging>
+                        <label class="small muted" title="logging/setLevel: the least severe level the server sends">"Server sends "
+                            <select class="select small" data-testid="log-level"
+                                prop:disabled=move || store.conn.get() != crate::store::ConnState::Connected || store.in_playback()
+                                on:change=move |ev| store.set_log_level(event_target_value(&ev))>
+                                <option value="" disabled=true selected=move || level().is_none()>"—"</option>
+                                {LOG_LEVELS.iter().map(|l| view! { <option value=*l selected=move || level().is_some_and(|x| x.level == *l)>{*l}</option> }).collect_view()}
+                            </select>
+                        </label>
+                        {move || match level().map(|l| l.state) {
+                            Some(Got::Failed(e)) => Some(view! { <span class="error-text small" title=e.clone()>"refused"</span> }),
+                            _ => None,
+                        }}
+                    </Show>
                     <button class="button small ghost" on:click=move |_| store.clear_logs()>"Clear"</button>
                 </div>
                 <div class="log-lines mono" data-testid="log-view">
                     // The newest lines; the full log stays in the store (and the timeline).
-                    <For each=move || store.calls.logs.with(|l| l[l.len().saturating_sub(LOG_LINES_SHOWN)..].to_vec()) key=|l| l.seq let:line>
+                    <For each=shown key=|l| l.seq let:line>
                         <div class="log-line" data-testid="log-line" data-level=line.level.clone()>
                             <span class=format!("level level-{}", line.level)>{line.level.clone()}</span>
                             {line.logger.map(|l| view! { <span class="muted">{format!("[{l}]")}</span> })}

@@ -7,6 +7,7 @@ mod apps;
 mod asks;
 mod auth;
 mod calls;
+mod catalog;
 mod playback;
 mod replay;
 mod saved;
@@ -28,6 +29,7 @@ pub use apps::{AppView, AppsUi, FRAME_ID};
 pub use asks::AsksState;
 pub use auth::AuthUi;
 pub use calls::{CallsState, Confirm};
+pub use catalog::{CatalogUi, Picked, View};
 pub use playback::Loading;
 pub use replay::{ReplayConfirm, ReplayView};
 pub use saved::SavedState;
@@ -80,6 +82,8 @@ pub struct Store {
     pub saved: SavedState,
     /// An App's view of the current call.
     pub apps: AppsUi,
+    /// The resources and prompts views.
+    pub catalog: CatalogUi,
     /// The page captures the session (`record-toggle`); also what the next connect does.
     pub recording: RwSignal<bool>,
     /// The relay writes every session to a file (`--record DIR`).
@@ -140,6 +144,7 @@ impl Store {
             auth: AuthUi::new(),
             saved: SavedState::new(),
             apps: AppsUi::new(),
+            catalog: CatalogUi::new(),
             recording: RwSignal::new(true),
             relay_recording: RwSignal::new(false),
             playback: RwSignal::new(None),
@@ -204,6 +209,7 @@ impl Store {
         let mut pick_later = None;
         let mut played_view = None;
         let mut keep = false;
+        let mut played_activity = None;
         let first_hello = self.session.with_value(|s| {
             let first_hello = if changed.relay
                 && !self.preset_applied.get_value()
@@ -298,6 +304,9 @@ impl Store {
             if changed.asks {
                 self.asks.queue.set(s.asks().to_vec());
             }
+            if changed.catalog {
+                played_activity = self.show_catalog(s);
+            }
             first_hello
         });
         match first_hello {
@@ -320,6 +329,10 @@ impl Store {
         }
         if keep {
             self.keep_connected();
+            self.with_session(|s| s.target().cloned()).inspect(|t| self.restore_place(t));
+        }
+        if let Some(activity) = played_activity {
+            self.follow_activity(activity);
         }
         // An App's view follows the call, the reads, its answers and the connection.
         if changed.conn && self.conn.with_untracked(|c| *c != ConnState::Connected) {

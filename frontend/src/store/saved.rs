@@ -50,6 +50,11 @@ impl SavedState {
         }
     }
 
+    /// What was shown of the server of `key` last time.
+    pub fn place(self, key: &str) -> shared::saved::Place {
+        self.last.with_value(|l| l.places.get(key).cloned()).unwrap_or_default()
+    }
+
     /// Where the timeline was: its flow view, or the list.
     pub fn flow(self) -> bool {
         self.last.with_value(|l| l.flow)

@@ -130,9 +130,18 @@ pub fn severity(level: &str) -> usize {
     LOG_LEVELS.iter().position(|l| *l == level).unwrap_or(1)
 }
 
+/// The newest thing a person did beside the tools (a played recording's view follows it).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Activity {
+    Read(String),
+    Prompt(String, serde_json::Map<String, Value>),
+}
+
 /// Everything beside the tools.
 #[derive(Debug, Clone, Default)]
 pub struct Catalog {
+    /// The newest read or prompt, and how many there were.
+    pub last: Option<(usize, Activity)>,
     pub resources: Listed<Resource>,
     pub templates: Listed<ResourceTemplate>,
     pub prompts: Listed<Prompt>,
@@ -229,6 +238,12 @@ impl Catalog {
     /// `uri` was read: no longer marked.
     pub fn read(&mut self, uri: &str) {
         self.updated.remove(uri);
+    }
+
+    /// A read or prompt was asked for.
+    pub fn did(&mut self, activity: Activity) {
+        let n = self.last.as_ref().map_or(1, |(n, _)| n + 1);
+        self.last = Some((n, activity));
     }
 
     /// The resources subscribed to.

@@ -68,6 +68,14 @@ impl Session {
         }
     }
 
+    /// A read a person asked for (not an App's view's own resource).
+    pub(super) fn note_read(&mut self, uri: &str) {
+        if !uri.starts_with("ui://") {
+            self.catalog.did(crate::catalog::Activity::Read(uri.to_owned()));
+            self.changed.catalog = true;
+        }
+    }
+
     pub(super) fn on_resource_updated(&mut self, uri: String) {
         self.catalog.on_updated(&uri);
         self.changed.catalog = true;

@@ -399,6 +399,7 @@ impl Session {
 
     /// Reads a resource a link points to; the result lands in [`reads`](Self::reads).
     pub fn read_resource(&mut self, uri: &str) {
+        self.note_read(uri);
         let (_, frame) = self.client.read_resource(uri);
         self.reads.insert(uri.to_owned(), ReadState::Loading);
         self.changed.reads = true;
@@ -486,6 +487,7 @@ impl Session {
             }
             (Some(_), Some("tools/list")) => self.set_tools_loading(true),
             (Some(_), Some("resources/read")) => {
+                self.note_read(params["uri"].as_str().unwrap_or_default());
                 self.reads.insert(params["uri"].as_str().unwrap_or_default().to_owned(), ReadState::Loading);
                 self.changed.reads = true;
             }

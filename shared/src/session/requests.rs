@@ -8,7 +8,7 @@ use std::collections::{HashMap, VecDeque};
 use serde_json::{Map, Value};
 
 use super::{CallLimits, Refused, Session};
-use crate::catalog::{Field, Got, ListKind, LogLevel, Target};
+use crate::catalog::{Activity, Field, Got, ListKind, LogLevel, Target};
 use crate::client::Answer;
 use crate::jsonrpc::Id;
 use crate::mcp::catalog::GetPromptResult;
@@ -23,7 +23,8 @@ pub(super) enum For {
     Script,
     /// `resources/subscribe` (true) or `resources/unsubscribe` (false) of a URI.
     Subscribe(String, bool),
-    Prompt(String),
+    /// `prompts/get` of a prompt, with its arguments.
+    Prompt(String, Map<String, Value>),
     /// A completion of a field, for the text typed.
     Complete(Field, String),
     SetLevel(String),
@@ -37,7 +38,7 @@ impl For {
         match method {
             "resources/subscribe" => For::Subscribe(text("uri"), true),
             "resources/unsubscribe" => For::Subscribe(text("uri"), false),
-            "prompts/get" => For::Prompt(text("name")),
+            "prompts/get" => For::Prompt(text("name"), params["arguments"].as_object().cloned().unwrap_or_default()),
             "logging/setLevel" => For::SetLevel(text("level")),
             "ping" => For::Ping,
             "completion/complete" => match Target::of(&params["ref"]) {
@@ -135,8 +136,9 @@ impl Session {
     fn before(&mut self, for_: &For, id: &Id) {
         match for_ {
             For::Subscribe(uri, on) => self.catalog.subscribing(uri, *on),
-            For::Prompt(name) => {
+            For::Prompt(name, arguments) => {
                 self.catalog.prompts_got.insert(name.clone(), Got::Loading);
+                self.catalog.did(Activity::Prompt(name.clone(), arguments.clone()));
             }
             For::Complete(field, value) => self.catalog.completer.sent(field.clone(), value.clone(), id.clone()),
             For::SetLevel(level) => {
@@ -161,7 +163,7 @@ impl Session {
                 return;
             }
             For::Subscribe(uri, on) => self.catalog.subscribed(&uri, on, failure),
-            For::Prompt(name) => {
+            For::Prompt(name, _) => {
                 let got = match answer {
                     Answer::Result(r) => match serde_json::from_value::<GetPromptResult>(r) {
                         Ok(result) => Got::Done(result),
@@ -222,6 +224,12 @@ impl Session {
             self.send_frame(frame);
         }
         self.on_answered(id.clone(), Answer::Failed(reason.to_owned()), None);
+    }
+
+    /// The suggestions under `field` go (one was picked, or the field was left).
+    pub fn dismiss_completion(&mut self, field: &Field) {
+        self.catalog.completer.dismiss(field);
+        self.changed.catalog = true;
     }
 
     /// A person typed `value` in `field`; `context` holds the form's other values. The

@@ -1,5 +1,5 @@
 //! One content item (`result-content`, `data-content-type`) with its annotation badges:
-//! text, image, audio, resource link (opened with `resources/read` when the server offers
+//! text, image, audio, resource link (opened in the Resources view when the server offers
 //! resources), embedded resource, or an unknown type shown raw.
 
 use leptos::prelude::*;
@@ -11,7 +11,7 @@ use super::json_tree::JsonTree;
 use super::media::{AudioView, ImageView};
 use super::text::TextBlock;
 use crate::download;
-use crate::store::{ReadState, Store};
+use crate::store::Store;
 
 #[component]
 pub fn ContentItem(item: Item) -> impl IntoView {
@@ -93,8 +93,6 @@ fn LinkCard(link: LinkView) -> impl IntoView {
         .flatten()
         .collect::<Vec<_>>()
         .join(" · ");
-    let u = uri.clone();
-    let state = move || store.reads.with(|r| r.get(&u).cloned());
     let open_uri = uri.clone();
     view! {
         <div class="resource-card link-card">
@@ -105,27 +103,14 @@ fn LinkCard(link: LinkView) -> impl IntoView {
                 <Show when=move || store.has_resources()>
                     {
                         let open_uri = open_uri.clone();
-                        view! { <button class="button small" data-testid="resource-open" on:click=move |_| store.read_resource(open_uri.clone())>"Open"</button> }
+                        view! { <button class="button small" data-testid="resource-open" on:click=move |_| store.open_link(open_uri.clone())
+                            title="Read it in the Resources view">"Open"</button> }
                     }
                 </Show>
             </div>
             {uri_view}
             {description.map(|d| view! { <div class="small">{d}</div> })}
             {(!facts.is_empty()).then(|| view! { <div class="small muted">{facts}</div> })}
-            {move || state().map(|s| match s {
-                ReadState::Loading => view! { <p class="small muted">"Reading…"</p> }.into_any(),
-                ReadState::Failed(e) => view! { <p class="error-text">{e}</p> }.into_any(),
-                ReadState::Done(contents) => view! {
-                    <div class="read-contents" data-testid="resource-contents">
-                        {contents.into_iter().map(|c| {
-                            let uri = c.uri.clone();
-                            let mime = c.mime_type.clone();
-                            view! { <BodyView body=Body::of(&c) uri mime /> }
-                        }).collect_view()}
-                    </div>
-                }
-                .into_any(),
-            })}
         </div>
     }
 }

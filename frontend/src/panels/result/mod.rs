@@ -2,7 +2,7 @@
 //! structured content checked against the output schema, a protocol error with the meaning
 //! of its code, and the raw response (rendered only when asked for when it is large).
 
-mod content;
+pub mod content;
 mod json_tree;
 mod markdown;
 mod media;
