@@ -7,6 +7,7 @@ mod asks_page;
 mod auth_page;
 mod calls;
 mod catalog;
+mod catalog_python;
 mod cli;
 mod config;
 mod conformance;

@@ -30,9 +30,15 @@ pub fn CompletedField(target: Target, info: FieldInfo) -> impl IntoView {
         let name = name.clone();
         move || values.with(|v| v.get(&name).cloned().unwrap_or_default())
     };
+    // Suggestions for what the field holds now (a server may offer only what was typed: it
+    // is valid), never for text typed before.
     let suggestions = {
-        let field = field.clone();
-        move || store.catalog.data.with(|c| c.completer.suggestions(&field).cloned())
+        let (field, value) = (field.clone(), value.clone());
+        move || {
+            let now = value();
+            let s = store.catalog.data.with(|c| c.completer.suggestions(&field).cloned())?;
+            (s.typed == now).then_some(s)
+        }
     };
     let list_id = format!("complete-{}", name);
     let path = format!("/{name}");
