@@ -51,6 +51,11 @@ impl Revision {
     pub fn has_initialize(self) -> bool {
         self < Revision::V2026_07_28
     }
+
+    /// Whether this revision has `ping` (2026-07-28 has none: each request stands alone).
+    pub fn has_ping(self) -> bool {
+        self < Revision::V2026_07_28
+    }
 }
 
 impl std::fmt::Display for Revision {

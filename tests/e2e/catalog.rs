@@ -204,7 +204,44 @@ async fn prompts_with_arguments_completions_and_an_embedded_resource() -> Result
     b.screenshot("prompts-light").await?;
     b.prefer_dark().await?;
     b.screenshot("prompts-dark").await?;
+
+    // The session, saved and replayed: against the live server and against the recording
+    // served as a mock, every request is re-sent and compared, none skipped.
+    b.id("ping-button").await?.click().await?;
+    eventually(Duration::from_secs(10), "the ping answered", || async {
+        Ok(page::timeline(&b).await?.iter().any(|r| r.method == "ping" && r.kind == "response").then_some(()))
+    })
+    .await?;
+    let downloads = b.allow_downloads().await?;
+    b.id("recording-export").await?.click().await?;
+    // The browser's downloads go with it: the file is kept apart.
+    let kept = std::env::temp_dir().join(format!("mcp-playground-catalog-{}.jsonl", std::process::id()));
+    std::fs::copy(b.downloaded(".jsonl").await?, &kept)?;
+    let file = kept.to_string_lossy().into_owned();
     b.close().await?;
+    let entry = server_everything()?.to_string_lossy().into_owned();
+    let mock = tests::command::bin().to_string_lossy().into_owned();
+    let (live, mocked) = tokio::task::spawn_blocking(move || -> Result<_> {
+        let live = tests::command::run(&["replay", &file, "--json", "node", &entry, "stdio"])?;
+        let mocked = tests::command::run(&["replay", &file, "--json", &mock, "mock", &file])?;
+        Ok((live, mocked))
+    })
+    .await??;
+    for (r, all_same) in [(live, false), (mocked, true)] {
+        let report: serde_json::Value = serde_json::from_str(&r.stdout).map_err(|e| anyhow::anyhow!("{e}: {r}"))?;
+        let rows = report["rows"].as_array().cloned().unwrap_or_default();
+        let shown: Vec<String> = rows.iter().map(|r| format!("{} {}", r["method"], r["state"])).collect();
+        for m in ["prompts/list", "prompts/get", "completion/complete", "ping"] {
+            ensure!(rows.iter().any(|r| r["method"] == m), "{m} not replayed: {shown:?}");
+        }
+        // Live, the embedded resource's text carries the time it was made: it differs.
+        let allowed: &[&str] = if all_same { &["same"] } else { &["same", "different"] };
+        ensure!(rows.iter().all(|r| r["state"].as_str().is_some_and(|s| allowed.contains(&s))), "{shown:?}");
+        ensure!(rows.iter().any(|r| r["method"] == "ping" && r["state"] == "same"), "{shown:?}");
+        ensure!(report["counts"]["skipped"] == 0, "{shown:?}");
+    }
+    let _ = std::fs::remove_dir_all(downloads);
+    let _ = std::fs::remove_file(kept);
     Ok(())
 }
 

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use anyhow::{Result, ensure};
 use tests::browser::Browser;
+use tests::command::run;
 use tests::{Playground, eventually, page, root};
 
 async fn count(b: &Browser, css: &str, want: usize, what: &str) -> Result<()> {
@@ -97,9 +98,16 @@ async fn every_page_every_content_type_and_the_session_played_back() -> Result<(
     })
     .await?;
 
+    // The session speaks 2026-07-28, which has no ping: no Ping button.
+    let protocol = b.id("server-info").await?.attr("data-protocol-version").await?;
+    ensure!(protocol.as_deref() == Some("2026-07-28"), "{protocol:?}");
+    ensure!(b.all("[data-testid=ping-button]").await?.is_empty(), "a Ping button at 2026-07-28");
+
     // Recorded, then played back: the views follow the recording.
     b.id("recording-export").await?.click().await?;
-    let file = b.downloaded(".jsonl").await?;
+    // The browser's downloads go with it: the file is kept apart.
+    let file = std::env::temp_dir().join(format!("mcp-playground-catalog-py-{}.jsonl", std::process::id()));
+    std::fs::copy(b.downloaded(".jsonl").await?, &file)?;
     let text = std::fs::read_to_string(&file)?;
     ensure!(text.contains("prompts/get") && text.contains("completion/complete"), "the recording holds them");
     b.id("recording-import").await?.send_keys(&file.to_string_lossy()).await?;
@@ -119,7 +127,36 @@ async fn every_page_every_content_type_and_the_session_played_back() -> Result<(
     b.css("[data-testid=view-tab][data-view=prompts]").await?.click().await?;
     ensure!(types_in(&b, "[data-testid=prompt-messages]").await? == ["text", "resource_link"], "the last prompt shows");
     b.screenshot("prompts-python-playback").await?;
-    let _ = std::fs::remove_dir_all(downloads);
     b.close().await?;
+    drop(pg);
+
+    // Replayed against the live server, and against the recording served as a mock: every
+    // request re-sent and compared, none skipped.
+    let kept = file.clone();
+    let (file, script) = (file.to_string_lossy().into_owned(), script.into_owned());
+    let mock = tests::command::bin().to_string_lossy().into_owned();
+    let reports = tokio::task::spawn_blocking(move || -> Result<Vec<serde_json::Value>> {
+        let live = run(&["replay", &file, "--json", "python3", &script])?;
+        let mocked = run(&["replay", &file, "--json", &mock, "mock", &file])?;
+        let mut out = Vec::new();
+        for r in [live, mocked] {
+            ensure!(r.code == 0, "{r}");
+            out.push(serde_json::from_str(&r.stdout)?);
+        }
+        Ok(out)
+    })
+    .await??;
+    for report in reports {
+        let rows = report["rows"].as_array().cloned().unwrap_or_default();
+        let methods: Vec<&str> = rows.iter().filter_map(|r| r["method"].as_str()).collect();
+        for m in ["resources/list", "resources/read", "completion/complete", "prompts/list", "prompts/get"] {
+            ensure!(methods.contains(&m), "{m} not replayed: {methods:?}");
+        }
+        let not_same: Vec<String> = rows.iter().filter(|r| r["state"] != "same").map(|r| format!("{} {}", r["method"], r["state"])).collect();
+        ensure!(not_same.is_empty(), "rows not the same: {not_same:?}");
+        ensure!(report["counts"]["skipped"] == 0, "{}", report["counts"]);
+    }
+    let _ = std::fs::remove_dir_all(downloads);
+    let _ = std::fs::remove_file(kept);
     Ok(())
 }

@@ -62,12 +62,16 @@ pub fn Ping() -> impl IntoView {
         Some(Got::Done(ms)) => Some((format!("{ms:.0} ms"), "The round trip of the last ping".to_owned())),
         Some(Got::Failed(e)) => Some(("failed".to_owned(), e)),
     };
+    // 2026-07-28 has no ping.
+    let has_ping = move || store.server.with(|s| s.as_ref().and_then(|s| s.negotiated).is_none_or(|n| n.revision.has_ping()));
     view! {
+        <Show when=has_ping>
         <span class="ping">
             <button class="button small ghost" data-testid="ping-button" title="Send ping and time the answer"
                 prop:disabled=move || store.conn.get() != ConnState::Connected || store.in_playback()
                 on:click=move |_| store.ping()>"Ping"</button>
             {move || result().map(|(text, title)| view! { <span class="ping-result muted small" data-testid="ping-result" title=title>{text}</span> })}
         </span>
+        </Show>
     }
 }
