@@ -9,6 +9,7 @@ mod calls;
 mod catalog;
 mod catalog_python;
 mod cli;
+mod cli_catalog;
 mod config;
 mod conformance;
 mod conformance_auth;
