@@ -20,6 +20,7 @@ mod stateless;
 pub use stateless::{MAX_INPUT_ROUNDS, META_CAPABILITIES, META_CLIENT_INFO, META_VERSION};
 
 mod listing;
+mod observe;
 pub mod pages;
 mod requests;
 mod tasks;
@@ -302,14 +303,6 @@ impl McpClient {
     }
 
     /// A request an App's view made (`tools/call`, `resources/read`), answered as it came.
-    /// Playback: a recorded request that was sent for an App's view (its answer goes back
-    /// as [`Update::ForView`]).
-    pub fn observe_for_view(&mut self, c: &Classified) {
-        if let (Some(id), Kind::Request) = (c.id.clone(), c.kind) {
-            self.waiting.open(Direction::Out, id, Purpose::ForView);
-        }
-    }
-
     pub fn view_request(&mut self, method: &str, mut params: Value) -> (Id, String) {
         // An App's view takes a result, never a task (2026-07-28): its requests do not
         // declare the tasks extension.
@@ -362,62 +355,6 @@ impl McpClient {
             Some(Purpose::ListTools(_)) | None => {}
         }
         out
-    }
-
-    /// Playback: a request or notification of ours that was recorded (not made by this
-    /// client) is taken as sent, so that its answer is read as it was live.
-    pub fn observe_sent(&mut self, value: &Value, c: &Classified) {
-        let Some(id) = c.id.clone() else {
-            if c.kind == Kind::Notification
-                && c.method.as_deref() == Some("notifications/cancelled")
-                && let Ok(id) = serde_json::from_value::<Id>(value["params"]["requestId"].clone())
-                && self.waiting.forget(Direction::Out, &id).is_some()
-            {
-                self.abandoned.insert(id);
-            }
-            return;
-        };
-        if c.kind != Kind::Request {
-            return;
-        }
-        let purpose = match c.method.as_deref() {
-            Some("server/discover") => {
-                self.stateless.discovering = Some(id.clone());
-                Purpose::Discover
-            }
-            Some("subscriptions/listen") => Purpose::Listen,
-            Some("initialize") => {
-                self.stateless.initialize = Some(id.clone());
-                if let Some(offered) = value["params"]["protocolVersion"].as_str() {
-                    self.protocol_version = offered.to_owned();
-                }
-                Purpose::Initialize
-            }
-            Some("tools/list") => {
-                if value["params"]["cursor"].is_null() {
-                    self.new_listing();
-                }
-                Purpose::ListTools(self.listing)
-            }
-            Some("tools/call") => Purpose::CallTool { task: value["params"].get("task").is_some() },
-            Some(method @ ("tasks/get" | "tasks/result" | "tasks/cancel" | "tasks/list")) => {
-                let p = &value["params"];
-                let key = p["taskId"].as_str().or_else(|| p["cursor"].as_str()).unwrap_or_default();
-                match TaskRequest::of(method, key) {
-                    Some(request) => Purpose::Task(request),
-                    None => Purpose::Request(method.to_owned()),
-                }
-            }
-            Some("resources/read") => {
-                Purpose::ReadResource(value["params"]["uri"].as_str().unwrap_or_default().to_owned())
-            }
-            Some(method) => match ListKind::of_method(method) {
-                Some(kind) => self.observe_list(kind, value["params"]["cursor"].is_null()),
-                None => Purpose::Request(method.to_owned()),
-            },
-            None => return,
-        };
-        self.waiting.open(Direction::Out, id, purpose);
     }
 
     /// Whether a request of ours is still unanswered.

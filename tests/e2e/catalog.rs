@@ -87,13 +87,17 @@ async fn resources_templates_completions_and_subscriptions() -> Result<()> {
 
     // A template filled with a completion, then read; and the blob template.
     let text_template = "demo://resource/dynamic/text/{resourceId}";
-    b.css(&format!("[data-testid=resource-template-item][data-uri-template=\"{text_template}\"]")).await?.click().await?;
+    b.css(&format!("[data-testid=resource-template-item][data-uri-template=\"{text_template}\"]"))
+        .await?
+        .click()
+        .await?;
     complete(&b, "/resourceId", "3", "3").await?;
     let shown_uri = b.id("template-uri").await?.text().await?;
     ensure!(shown_uri == "demo://resource/dynamic/text/3", "template gave {shown_uri}");
     b.id("resource-read").await?.click().await?;
     contents(&b, "Resource 3: This is a plaintext resource").await?;
-    let completions = page::timeline(&b).await?.iter().filter(|r| r.method == "completion/complete" && r.kind == "response").count();
+    let completions =
+        page::timeline(&b).await?.iter().filter(|r| r.method == "completion/complete" && r.kind == "response").count();
     ensure!(completions >= 1, "no completion/complete answered");
 
     let blob_template = "demo://resource/dynamic/blob/{resourceId}";
@@ -103,7 +107,8 @@ async fn resources_templates_completions_and_subscriptions() -> Result<()> {
     b.set_value(&field, "2").await?;
     b.id("resource-read").await?.click().await?;
     contents(&b, "Resource 2").await?;
-    let kind = b.css("[data-testid=resource-contents] [data-testid=result-content]").await?.attr("data-resource-kind").await?;
+    let kind =
+        b.css("[data-testid=resource-contents] [data-testid=result-content]").await?.attr("data-resource-kind").await?;
     ensure!(kind.as_deref() == Some("blob"), "the blob read shows as {kind:?}");
 
     // Subscribe; the server's updates (started by a tool of its own) mark the resource.
@@ -119,7 +124,8 @@ async fn resources_templates_completions_and_subscriptions() -> Result<()> {
     ensure!(page::call_tool(&b, "toggle-subscriber-updates", "{}").await? == "ok");
     open_view(&b, "resources").await?;
     let marked = format!("[data-testid=resource-item][data-uri=\"{uri}\"] [data-testid=resource-updated]");
-    eventually(Duration::from_secs(15), "the update mark", || async { Ok(b.all(&marked).await?.first().cloned()) }).await?;
+    eventually(Duration::from_secs(15), "the update mark", || async { Ok(b.all(&marked).await?.first().cloned()) })
+        .await?;
     b.screenshot("resources-updated").await?;
     // Reading it again clears the mark.
     b.id("resource-read").await?.click().await?;
@@ -129,11 +135,14 @@ async fn resources_templates_completions_and_subscriptions() -> Result<()> {
     .await?;
     b.id("resource-subscribe").await?.click().await?;
     eventually(Duration::from_secs(10), "the unsubscription", || async {
-        Ok((b.id("resource-subscribe").await?.attr("data-state").await?.as_deref() == Some("unsubscribed")).then_some(()))
+        Ok((b.id("resource-subscribe").await?.attr("data-state").await?.as_deref() == Some("unsubscribed"))
+            .then_some(()))
     })
     .await?;
     let rows = page::timeline(&b).await?;
-    for method in ["resources/list", "resources/templates/list", "resources/read", "resources/subscribe", "resources/unsubscribe"] {
+    for method in
+        ["resources/list", "resources/templates/list", "resources/read", "resources/subscribe", "resources/unsubscribe"]
+    {
         ensure!(rows.iter().any(|r| r.method == method && r.kind == "response"), "no answered {method}");
     }
     b.prefer_dark().await?;
@@ -161,8 +170,14 @@ async fn prompts_with_arguments_completions_and_an_embedded_resource() -> Result
     // Required arguments hold Get back until they are filled.
     b.css("[data-testid=prompt-item][data-prompt-name=args-prompt]").await?.click().await?;
     let form = b.id("prompt-form").await?;
-    ensure!(form.find_all(fantoccini::Locator::Css("[data-testid=field]")).await?.len() == 2, "args-prompt has two fields");
-    ensure!(b.id("prompt-get").await?.prop("disabled").await?.as_deref() == Some("true"), "Get is enabled without city");
+    ensure!(
+        form.find_all(fantoccini::Locator::Css("[data-testid=field]")).await?.len() == 2,
+        "args-prompt has two fields"
+    );
+    ensure!(
+        b.id("prompt-get").await?.prop("disabled").await?.as_deref() == Some("true"),
+        "Get is enabled without city"
+    );
     b.set_value(&b.css("[data-testid=field][data-field-path=\"/city\"]").await?, "Paris").await?;
     b.id("prompt-get").await?.click().await?;
     let messages = eventually(Duration::from_secs(10), "the prompt's messages", || async {

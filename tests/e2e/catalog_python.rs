@@ -35,7 +35,8 @@ async fn every_page_every_content_type_and_the_session_played_back() -> Result<(
     // Resources: three pages, to the end.
     b.css("[data-testid=view-tab][data-view=resources]").await?.click().await?;
     count(&b, "[data-testid=resource-item]", 27, "all 27 resources").await?;
-    let pages = page::timeline(&b).await?.iter().filter(|r| r.method == "resources/list" && r.direction == "out").count();
+    let pages =
+        page::timeline(&b).await?.iter().filter(|r| r.method == "resources/list" && r.direction == "out").count();
     ensure!(pages == 3, "{pages} pages of resources/list");
 
     // An image and a sound resource, previewed as a result's would be.
@@ -122,7 +123,10 @@ async fn every_page_every_content_type_and_the_session_played_back() -> Result<(
             views.push(view);
         }
     }
-    ensure!(views.ends_with(&["resources".to_owned(), "prompts".to_owned(), "resources".to_owned()]), "views followed: {views:?}");
+    ensure!(
+        views.ends_with(&["resources".to_owned(), "prompts".to_owned(), "resources".to_owned()]),
+        "views followed: {views:?}"
+    );
     ensure!(b.id("resource-contents").await?.text().await?.contains("Note 1:"), "the last read shows");
     b.css("[data-testid=view-tab][data-view=prompts]").await?.click().await?;
     ensure!(types_in(&b, "[data-testid=prompt-messages]").await? == ["text", "resource_link"], "the last prompt shows");
@@ -152,7 +156,8 @@ async fn every_page_every_content_type_and_the_session_played_back() -> Result<(
         for m in ["resources/list", "resources/read", "completion/complete", "prompts/list", "prompts/get"] {
             ensure!(methods.contains(&m), "{m} not replayed: {methods:?}");
         }
-        let not_same: Vec<String> = rows.iter().filter(|r| r["state"] != "same").map(|r| format!("{} {}", r["method"], r["state"])).collect();
+        let not_same: Vec<String> =
+            rows.iter().filter(|r| r["state"] != "same").map(|r| format!("{} {}", r["method"], r["state"])).collect();
         ensure!(not_same.is_empty(), "rows not the same: {not_same:?}");
         ensure!(report["counts"]["skipped"] == 0, "{}", report["counts"]);
     }

@@ -21,7 +21,11 @@ fn resources_read_prompts_and_prompt_against_server_everything() -> Result<()> {
     ensure!(r.code == 0 && r.stdout.contains("demo://resource/static/document/architecture.md"), "{r}");
     ensure!(r.stdout.contains("templates:") && r.stdout.contains("demo://resource/dynamic/text/{resourceId}"), "{r}");
     let v = json(&with(&["resources", "--json"])?)?;
-    ensure!(v["resources"].as_array().map(Vec::len) == Some(7) && v["resourceTemplates"].as_array().map(Vec::len) == Some(2), "{v}");
+    ensure!(
+        v["resources"].as_array().map(Vec::len) == Some(7)
+            && v["resourceTemplates"].as_array().map(Vec::len) == Some(2),
+        "{v}"
+    );
 
     let r = with(&["read", "demo://resource/dynamic/text/5"])?;
     ensure!(r.code == 0 && r.stdout.contains("Resource 5: This is a plaintext resource"), "{r}");
@@ -37,7 +41,10 @@ fn resources_read_prompts_and_prompt_against_server_everything() -> Result<()> {
     let v = json(&with(&["prompt", "args-prompt", "--arg", "city=Oslo", "--json"])?)?;
     ensure!(v["messages"][0]["role"] == "user", "{v}");
     let r = with(&["prompt", "args-prompt"])?;
-    ensure!(r.code == 3 && r.stderr.contains("missing required argument: city") && r.stderr.contains("nothing was sent"), "{r}");
+    ensure!(
+        r.code == 3 && r.stderr.contains("missing required argument: city") && r.stderr.contains("nothing was sent"),
+        "{r}"
+    );
     let r = with(&["prompt", "args-prompt", "--arg", "city=Rome", "--arg", "planet=Mars"])?;
     ensure!(r.code == 3 && r.stderr.contains("planet"), "an argument the prompt does not take exits 3: {r}");
     let r = with(&["prompt", "no-such-prompt"])?;
@@ -53,8 +60,12 @@ fn resources_read_prompts_and_prompt_against_server_everything() -> Result<()> {
     let r = with(&["replay", &file, "--json"])?;
     ensure!(r.code == 0, "{r}");
     let v = json(&r)?;
-    let rows: Vec<String> = v["rows"].as_array().into_iter().flatten().map(|r| format!("{} {}", r["method"], r["state"])).collect();
-    ensure!(rows.contains(&r#""prompts/get" "same""#.to_owned()) && rows.contains(&r#""prompts/list" "same""#.to_owned()), "{rows:?}");
+    let rows: Vec<String> =
+        v["rows"].as_array().into_iter().flatten().map(|r| format!("{} {}", r["method"], r["state"])).collect();
+    ensure!(
+        rows.contains(&r#""prompts/get" "same""#.to_owned()) && rows.contains(&r#""prompts/list" "same""#.to_owned()),
+        "{rows:?}"
+    );
     ensure!(v["counts"]["skipped"] == 0, "{rows:?}");
     let _ = std::fs::remove_file(file);
     Ok(())

@@ -97,15 +97,23 @@ fn PromptDetail(prompt: Prompt) -> impl IntoView {
     let live = move || store.conn.get() == ConnState::Connected && !store.in_playback();
     let required: Vec<String> = prompt.arguments.iter().filter(|a| a.required).map(|a| a.name.clone()).collect();
     let missing = move || {
-        store.catalog.arguments.with(|v| required.iter().filter(|r| v.get(*r).is_none_or(|s| s.is_empty())).cloned().collect::<Vec<_>>())
+        store
+            .catalog
+            .arguments
+            .with(|v| required.iter().filter(|r| v.get(*r).is_none_or(|s| s.is_empty())).cloned().collect::<Vec<_>>())
     };
     let missing2 = missing.clone();
     let fields = prompt
         .arguments
         .iter()
         .map(|a| {
-            let label = a.title.clone().filter(|t| *t != a.name).map_or_else(|| a.name.clone(), |t| format!("{} ({t})", a.name));
-            let info = FieldInfo { name: a.name.clone(), label, description: a.description.clone(), required: a.required };
+            let label = a
+                .title
+                .clone()
+                .filter(|t| *t != a.name)
+                .map_or_else(|| a.name.clone(), |t| format!("{} ({t})", a.name));
+            let info =
+                FieldInfo { name: a.name.clone(), label, description: a.description.clone(), required: a.required };
             view! { <CompletedField target=Target::Prompt(prompt.name.clone()) info /> }
         })
         .collect_view();

@@ -30,9 +30,12 @@ pub fn ResourceList() -> impl IntoView {
     let count = Signal::derive(move || {
         if filter.with(|f| f.trim().is_empty()) { total().to_string() } else { format!("{} of {}", shown(), total()) }
     });
-    let loading = Signal::derive(move || data.with(|c| c.is_loading(ListKind::Resources) || c.is_loading(ListKind::Templates)));
+    let loading =
+        Signal::derive(move || data.with(|c| c.is_loading(ListKind::Resources) || c.is_loading(ListKind::Templates)));
     let disabled = Signal::derive(move || store.conn.get() != ConnState::Connected || store.in_playback());
-    let errors = move || data.with(|c| [c.resources.error.clone(), c.templates.error.clone()].into_iter().flatten().collect::<Vec<_>>());
+    let errors = move || {
+        data.with(|c| [c.resources.error.clone(), c.templates.error.clone()].into_iter().flatten().collect::<Vec<_>>())
+    };
     let refresh = move || {
         store.list_again(ListKind::Resources);
         store.list_again(ListKind::Templates);
@@ -168,7 +171,13 @@ fn ResourceDetail(uri: String) -> impl IntoView {
     let (read_uri, sub_uri) = (uri.clone(), uri.clone());
     let sub_state = {
         let sub = sub.clone();
-        move || if matches!(sub(), Some(Subscription::Subscribed | Subscription::Unsubscribing)) { "subscribed" } else { "unsubscribed" }
+        move || {
+            if matches!(sub(), Some(Subscription::Subscribed | Subscription::Unsubscribing)) {
+                "subscribed"
+            } else {
+                "unsubscribed"
+            }
+        }
     };
     let subscribe_button = {
         let sub = sub.clone();
@@ -176,7 +185,8 @@ fn ResourceDetail(uri: String) -> impl IntoView {
         let state = sub_state.clone();
         let label = sub_state.clone();
         move || {
-            let (sub, busy, state, label, uri) = (sub.clone(), busy.clone(), state.clone(), label.clone(), sub_uri.clone());
+            let (sub, busy, state, label, uri) =
+                (sub.clone(), busy.clone(), state.clone(), label.clone(), sub_uri.clone());
             view! {
                 <button class="button small" data-testid="resource-subscribe" data-state=state
                     title="Ask the server to say when this resource changes"
@@ -213,7 +223,8 @@ fn ResourceDetail(uri: String) -> impl IntoView {
 #[component]
 fn TemplateDetail(template: String) -> impl IntoView {
     let store = expect_context::<Store>();
-    let listed = store.catalog.data.with_untracked(|c| c.templates.items.iter().find(|t| t.uri_template == template).cloned());
+    let listed =
+        store.catalog.data.with_untracked(|c| c.templates.items.iter().find(|t| t.uri_template == template).cloned());
     let name = listed.as_ref().map_or_else(|| template.clone(), |t| t.display_name().to_owned());
     let description = listed.and_then(|t| t.description);
     let variables = uri_template::variables(&template);
@@ -228,7 +239,8 @@ fn TemplateDetail(template: String) -> impl IntoView {
                 } else {
                     v.prefix.map(|n| format!("Only the first {n} characters are used"))
                 };
-                let info = FieldInfo { name: v.name.clone(), label: v.name.clone(), description: help, required: false };
+                let info =
+                    FieldInfo { name: v.name.clone(), label: v.name.clone(), description: help, required: false };
                 view! { <CompletedField target=Target::Template(template.clone()) info /> }
             })
             .collect_view()
@@ -236,7 +248,10 @@ fn TemplateDetail(template: String) -> impl IntoView {
         Err(e) => view! { <p class="error-text">{e.clone()}</p> }.into_any(),
     };
     let on_key = move |ev: web_sys::KeyboardEvent| {
-        if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) && let Some(Ok(u)) = uri() {
+        if ev.key() == "Enter"
+            && (ev.ctrl_key() || ev.meta_key())
+            && let Some(Ok(u)) = uri()
+        {
             ev.prevent_default();
             store.read_shown(u);
         }
@@ -272,7 +287,9 @@ fn Contents() -> impl IntoView {
         let uri = store.catalog.shown.get()?;
         let state = store.reads.with(|r| r.get(&uri).cloned())?;
         Some(match state {
-            ReadState::Loading => view! { <section class="panel result"><p class="muted">"Reading…"</p></section> }.into_any(),
+            ReadState::Loading => {
+                view! { <section class="panel result"><p class="muted">"Reading…"</p></section> }.into_any()
+            }
             ReadState::Failed(e) => view! {
                 <section class="panel result" data-testid="resource-contents" data-state="error">
                     <p class="error-text">{e}</p>

@@ -26,7 +26,9 @@ pub fn ViewTabs() -> impl IntoView {
         ev.prevent_default();
         store.open_view(views[next]);
         let css = format!("[data-testid=view-tab][data-view={}]", views[next].as_str());
-        if let Some(el) = document().query_selector(&css).ok().flatten().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+        if let Some(el) =
+            document().query_selector(&css).ok().flatten().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        {
             let _ = el.focus();
         }
     };
@@ -63,7 +65,8 @@ pub fn Ping() -> impl IntoView {
         Some(Got::Failed(e)) => Some(("failed".to_owned(), e)),
     };
     // 2026-07-28 has no ping.
-    let has_ping = move || store.server.with(|s| s.as_ref().and_then(|s| s.negotiated).is_none_or(|n| n.revision.has_ping()));
+    let has_ping =
+        move || store.server.with(|s| s.as_ref().and_then(|s| s.negotiated).is_none_or(|n| n.revision.has_ping()));
     view! {
         <Show when=has_ping>
         <span class="ping">

@@ -253,7 +253,8 @@ impl Store {
             Activity::Prompt(name, arguments) => {
                 self.open_view(View::Prompts);
                 self.catalog.prompt.set(Some(name));
-                let typed = arguments.into_iter().map(|(k, v)| (k, v.as_str().map_or_else(|| v.to_string(), str::to_owned)));
+                let typed =
+                    arguments.into_iter().map(|(k, v)| (k, v.as_str().map_or_else(|| v.to_string(), str::to_owned)));
                 self.catalog.arguments.set(typed.collect());
             }
         }

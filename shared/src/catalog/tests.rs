@@ -1,3 +1,5 @@
+//! The catalog natively: subscriptions as their answers come, lists read tolerantly, levels.
+
 use serde_json::json;
 
 use super::*;
