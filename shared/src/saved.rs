@@ -248,11 +248,11 @@ pub const MAX_PLACES: usize = 64;
 impl Last {
     /// Remembers `place` for the server of `key`, keeping at most [`MAX_PLACES`].
     pub fn set_place(&mut self, key: String, place: Place) {
-        self.places.insert(key, place);
-        while self.places.len() > MAX_PLACES {
+        while self.places.len() >= MAX_PLACES && !self.places.contains_key(&key) {
             let Some(first) = self.places.keys().next().cloned() else { break };
             self.places.remove(&first);
         }
+        self.places.insert(key, place);
     }
 
     /// Reads what was stored; anything unreadable is nothing remembered.
@@ -480,14 +480,35 @@ mod tests {
     #[test]
     fn the_last_server_comes_back_under_the_same_relay_only() {
         let everything = stdio(&["npx", "server-everything"], &[]);
-        let last =
-            Last { preset: key(&Target::Demo), server: Some("mine".into()), tool: Some("echo".into()), flow: true };
+        let mut last = Last {
+            preset: key(&Target::Demo),
+            server: Some("mine".into()),
+            tool: Some("echo".into()),
+            flow: true,
+            ..Last::default()
+        };
+        let place = Place { view: "prompts".into(), prompt: Some("greet".into()), ..Place::default() };
+        last.set_place(key(&everything), place.clone());
         let back = Last::read(&last.write());
+        assert_eq!(back.places.get(&key(&everything)), Some(&place), "the view and pick of each server");
         assert_eq!(back, last);
         assert_eq!(back.server_under(&Target::Demo), Some("mine"));
         assert_eq!(back.server_under(&everything), None, "a relay started on another server offers that one");
         assert_eq!(Last::read("garbage"), Last::default());
         assert_eq!(Last::read(r#"{"tool": "x"}"#).tool.as_deref(), Some("x"), "what can be read is read");
+    }
+
+    #[test]
+    fn places_are_kept_for_at_most_so_many_servers() {
+        let mut last = Last::default();
+        for i in 0..MAX_PLACES + 5 {
+            last.set_place(format!("server-{i:03}"), Place { view: "resources".into(), ..Place::default() });
+        }
+        assert_eq!(last.places.len(), MAX_PLACES);
+        assert!(last.places.contains_key(&format!("server-{:03}", MAX_PLACES + 4)), "the newest is kept");
+        last.set_place("a-first-in-order".into(), Place::default());
+        assert!(last.places.contains_key("a-first-in-order"), "even when it sorts first");
+        assert_eq!(last.places.len(), MAX_PLACES);
     }
 
     #[test]

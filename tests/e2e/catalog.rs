@@ -305,3 +305,31 @@ async fn log_lines_filtered_by_level_the_log_level_and_ping() -> Result<()> {
     b.close().await?;
     Ok(())
 }
+
+#[tokio::test]
+async fn the_views_by_keyboard_and_the_view_and_pick_back_after_a_reload() -> Result<()> {
+    let (_pg, b) = everything().await?;
+    // The tabs follow the arrow keys, the list ↓ and Enter.
+    let tools = b.css("[data-testid=view-tab][data-view=tools]").await?;
+    tools.send_keys(&fantoccini::key::Key::Right.to_string()).await?;
+    b.css("[data-testid=view-tab][data-view=resources][aria-selected=true]").await?;
+    let focused = b.client.active_element().await?.attr("data-view").await?;
+    ensure!(focused.as_deref() == Some("resources"), "the focus stays on the selected tab: {focused:?}");
+    let first = b.css("[data-testid=resource-item]").await?;
+    first.send_keys(&fantoccini::key::Key::Down.to_string()).await?;
+    let second = b.client.active_element().await?;
+    let uri = second.attr("data-uri").await?.unwrap_or_default();
+    ensure!(uri.starts_with("demo://resource/static/document/"), "↓ moved to {uri:?}");
+    second.send_keys(&fantoccini::key::Key::Enter.to_string()).await?;
+    let picked = format!("[data-testid=resource-item][data-uri=\"{uri}\"][aria-selected=true]");
+    b.css(&picked).await?;
+    contents(&b, "").await?;
+
+    // A reload comes back to the same server, view and pick.
+    b.client.refresh().await?;
+    page::connection_becomes(&b, &["connected"], Duration::from_secs(30)).await?;
+    b.css("[data-testid=view-tab][data-view=resources][aria-selected=true]").await?;
+    b.css(&picked).await?;
+    b.close().await?;
+    Ok(())
+}

@@ -74,5 +74,4 @@ impl McpClient {
         };
         self.waiting.open(Direction::Out, id, purpose);
     }
-
 }
