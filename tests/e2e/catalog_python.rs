@@ -38,6 +38,10 @@ async fn every_page_every_content_type_and_the_session_played_back() -> Result<(
     let pages =
         page::timeline(&b).await?.iter().filter(|r| r.method == "resources/list" && r.direction == "out").count();
     ensure!(pages == 3, "{pages} pages of resources/list");
+    // Its data: icon, as an image (never inline SVG).
+    let icon = b.css("[data-testid=resource-item][data-uri=\"catalog://note/1\"] img.item-icon").await?;
+    ensure!(icon.attr("src").await?.is_some_and(|s| s.starts_with("data:image/svg+xml")), "no icon");
+    ensure!(b.all("[data-testid=resource-item] svg").await?.is_empty(), "an icon drawn inline");
 
     // An image and a sound resource, previewed as a result's would be.
     b.css("[data-testid=resource-item][data-uri=\"catalog://image/dot.png\"]").await?.click().await?;

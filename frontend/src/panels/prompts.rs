@@ -7,7 +7,7 @@ use shared::catalog::{Got, ListKind, Target};
 use shared::mcp::catalog::{GetPromptResult, Prompt};
 use shared::render::Item;
 
-use super::catalog_list::{ListHead, on_list_key};
+use super::catalog_list::{ItemIcon, ListHead, on_list_key};
 use super::completion::{CompletedField, FieldInfo};
 use super::result::content::ContentItem;
 use crate::store::{ConnState, Store};
@@ -54,6 +54,7 @@ fn PromptItem(prompt: Prompt) -> impl IntoView {
             title=prompt.description.clone().unwrap_or_default()
             class:selected=selected.clone() aria-selected=move || selected().to_string()
             on:click=move |_| store.pick_prompt(pick.clone())>
+            <ItemIcon icons=prompt.icons.clone() />
             <span class="tool-title">{display.clone()}</span>
             {(display != name).then(|| view! { <span class="tool-name mono">{name.clone()}</span> })}
             {(args > 0).then(|| view! {

@@ -7,7 +7,7 @@ use shared::catalog::{ListKind, Subscription, Target, uri_template};
 use shared::mcp::catalog::{Resource, ResourceTemplate};
 use shared::render::Body;
 
-use super::catalog_list::{ListHead, on_list_key};
+use super::catalog_list::{ItemIcon, ListHead, on_list_key};
 use super::completion::{CompletedField, FieldInfo};
 use super::result::content::BodyView;
 use crate::store::{ConnState, Picked, ReadState, Store};
@@ -90,6 +90,7 @@ fn ResourceItem(resource: Resource) -> impl IntoView {
         <li class="tool-item" role="option" tabindex="0" data-testid="resource-item" data-uri=uri title=title
             class:selected=selected.clone() aria-selected=move || selected().to_string()
             on:click=move |_| store.pick_resource(pick.clone())>
+            <ItemIcon icons=resource.icons.clone() />
             <span class="tool-title">{resource.display_name().to_owned()}</span>
             <span class="tool-name mono">{shown}</span>
             <span class="tool-badges">
@@ -117,6 +118,7 @@ fn TemplateItem(template: ResourceTemplate) -> impl IntoView {
             title=template.description.clone().unwrap_or_default()
             class:selected=selected.clone() aria-selected=move || selected().to_string()
             on:click=move |_| store.pick_template(pick.clone())>
+            <ItemIcon icons=template.icons.clone() />
             <span class="tool-title">{template.display_name().to_owned()}</span>
             <span class="tool-name mono">{shown}</span>
         </li>

@@ -73,3 +73,32 @@ fn levels_are_ordered_by_severity() {
     assert!(severity("debug") < severity("warning") && severity("warning") < severity("emergency"));
     assert_eq!(severity("nonsense"), severity("info"));
 }
+
+#[test]
+fn an_icon_is_picked_for_the_theme_and_size_and_only_from_data() {
+    use crate::mcp::catalog::Icon;
+    let icon = |src: &str, sizes: &[&str], theme: Option<&str>| Icon {
+        src: src.into(),
+        mime_type: None,
+        sizes: sizes.iter().map(|s| s.to_string()).collect(),
+        theme: theme.map(str::to_owned),
+    };
+    let icons = [
+        icon("https://example.com/i.png", &["16x16"], None),
+        icon("data:image/png;base64,big", &["64x64"], None),
+        icon("data:image/png;base64,small", &["16x16"], None),
+        icon("data:image/png;base64,dark", &["32x32"], Some("dark")),
+    ];
+    assert_eq!(Icon::pick(&icons, false, 16).map(|i| i.src.as_str()), Some("data:image/png;base64,small"));
+    assert_eq!(
+        Icon::pick(&icons, true, 16).map(|i| i.src.as_str()),
+        Some("data:image/png;base64,dark"),
+        "the theme's own first"
+    );
+    assert_eq!(
+        Icon::pick(&icons[..2], false, 128).map(|i| i.src.as_str()),
+        Some("data:image/png;base64,big"),
+        "the largest when none is big enough"
+    );
+    assert_eq!(Icon::pick(&icons[..1], false, 16), None, "an http icon is not fetched here");
+}

@@ -20,6 +20,30 @@ pub struct Icon {
     pub theme: Option<String>,
 }
 
+impl Icon {
+    /// The icon to show at about `px` pixels in a `dark` or light theme: only `data:` images
+    /// (shown as they are, never fetched), of the theme when one says so, the smallest size
+    /// at least `px` (else the largest), `any` counting as fitting every size.
+    pub fn pick(icons: &[Icon], dark: bool, px: u32) -> Option<&Icon> {
+        let theme = if dark { "dark" } else { "light" };
+        let usable = icons.iter().filter(|i| i.src.starts_with("data:image/"));
+        let themed: Vec<&Icon> = usable.filter(|i| i.theme.as_deref().is_none_or(|t| t == theme)).collect();
+        // How well a size fits: any size first, then the smallest that is big enough.
+        let fit = |i: &Icon| -> (u8, u32) {
+            let sizes: Vec<u32> = i.sizes.iter().filter_map(|s| s.split('x').next()?.parse().ok()).collect();
+            if i.sizes.iter().any(|s| s == "any") || sizes.is_empty() {
+                return (1, 0);
+            }
+            match sizes.iter().filter(|s| **s >= px).min() {
+                Some(s) => (0, *s),
+                None => (2, u32::MAX - sizes.iter().max().copied().unwrap_or(0)),
+            }
+        };
+        // A themed icon beats one for either theme.
+        themed.into_iter().min_by_key(|i| (i.theme.is_none(), fit(i)))
+    }
+}
+
 /// `annotations` of a resource or a content item: who it is for, how much it matters.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
