@@ -30,6 +30,8 @@ pub fn App() -> impl IntoView {
     let rest = RwSignal::new(false);
     request_animation_frame(move || rest.set(true));
     shortcuts::install(store);
+    // The view shown (rebuilt only when it changes, not on each change of the server).
+    let shown = Memo::new(move |_| store.shown_view());
     view! {
         <div class="app" on:dragover=panels::recording::on_drag_over on:drop=move |ev| panels::recording::on_drop(store, ev)>
             <panels::header::Header />
@@ -39,7 +41,7 @@ pub fn App() -> impl IntoView {
                 <aside class="sidebar">
                     <panels::connection::ConnectionPanel />
                     <panels::views::ViewTabs />
-                    {move || match store.catalog.view.get() {
+                    {move || match shown.get() {
                         store::View::Tools => view! { <panels::tools::ToolList /> }.into_any(),
                         store::View::Resources => view! { <panels::resources::ResourceList /> }.into_any(),
                         store::View::Prompts => view! { <panels::prompts::PromptList /> }.into_any(),
@@ -49,7 +51,7 @@ pub fn App() -> impl IntoView {
                 <section class="workspace">
                     <panels::notices::Notices />
                     <panels::replay::ReplayPanel />
-                    {move || match store.catalog.view.get() {
+                    {move || match shown.get() {
                         store::View::Tools => view! { <panels::call::CallPanel /> }.into_any(),
                         store::View::Resources => view! { <panels::resources::ResourcePanel /> }.into_any(),
                         store::View::Prompts => view! { <panels::prompts::PromptPanel /> }.into_any(),

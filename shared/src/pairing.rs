@@ -41,6 +41,11 @@ impl<T> Pairing<T> {
     }
 
     /// Whether a request that went `direction` with `id` is still open.
+    /// What the request `direction`, `id` waits with, while it is open.
+    pub fn get(&self, direction: Direction, id: &Id) -> Option<&T> {
+        self.open.get(&(direction, id.clone()))
+    }
+
     pub fn is_open(&self, direction: Direction, id: &Id) -> bool {
         self.open.contains_key(&(direction, id.clone()))
     }

@@ -72,8 +72,11 @@ async fn resources_templates_completions_and_subscriptions() -> Result<()> {
         Ok((items.len() >= 7).then_some(items.len()))
     })
     .await?;
-    let templates = b.all("[data-testid=resource-template-item]").await?.len();
-    ensure!(templates == 2, "{templates} templates");
+    // The templates come by a request of their own.
+    eventually(Duration::from_secs(15), "the two templates", || async {
+        Ok((b.all("[data-testid=resource-template-item]").await?.len() == 2).then_some(()))
+    })
+    .await?;
     b.set_value(&b.id("resource-filter").await?, "architecture").await?;
     let filtered = b.all("[data-testid=resource-item]").await?;
     ensure!(filtered.len() == 1, "the filter left {} of {items}", filtered.len());
@@ -323,7 +326,7 @@ async fn the_views_by_keyboard_and_the_view_and_pick_back_after_a_reload() -> Re
     second.send_keys(&fantoccini::key::Key::Enter.to_string()).await?;
     let picked = format!("[data-testid=resource-item][data-uri=\"{uri}\"][aria-selected=true]");
     b.css(&picked).await?;
-    contents(&b, "").await?;
+    b.css("[data-testid=resource-contents][data-state=ok]").await?;
 
     // A reload comes back to the same server, view and pick.
     b.client.refresh().await?;

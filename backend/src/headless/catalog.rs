@@ -148,33 +148,31 @@ async fn read_on(d: &mut Driver, args: &ReadArgs) -> u8 {
 }
 
 async fn prompt_on(d: &mut Driver, args: &PromptArgs) -> u8 {
-    let mut arguments = Map::new();
+    let mut values = std::collections::BTreeMap::new();
     for pair in &args.arg {
         let Some((k, v)) = pair.split_once('=') else {
             eprintln!("error: --arg {pair:?} is not KEY=VALUE");
             return INVALID;
         };
-        arguments.insert(k.to_owned(), Value::String(v.to_owned()));
+        values.insert(k.to_owned(), v.to_owned());
     }
     // The prompt's arguments are checked against its definition, as the page's form does.
     if let Err(e) = list(d, &[ListKind::Prompts], &args.out).await {
         eprintln!("error: {e}");
         return FAILED;
     }
-    let prompts = &d.session.catalog().prompts.items;
-    let Some(p) = prompts.iter().find(|p| p.name == args.name) else {
-        let names: Vec<&str> = prompts.iter().map(|p| p.name.as_str()).collect();
+    let c = d.session.catalog();
+    let Some(p) = c.prompts.items.iter().find(|p| p.name == args.name) else {
+        // A list that failed does not say the prompt is not there.
+        if let Some(e) = &c.prompts.error {
+            eprintln!("error: {e}");
+            return FAILED;
+        }
+        let names: Vec<&str> = c.prompts.items.iter().map(|p| p.name.as_str()).collect();
         eprintln!("error: the server has no prompt named {:?}; it has: {}", args.name, names.join(", "));
         return INVALID;
     };
-    let missing: Vec<&str> = p
-        .arguments
-        .iter()
-        .filter(|a| a.required && !arguments.contains_key(&a.name))
-        .map(|a| a.name.as_str())
-        .collect();
-    let unknown: Vec<&str> =
-        arguments.keys().filter(|k| !p.arguments.iter().any(|a| &a.name == *k)).map(String::as_str).collect();
+    let (missing, unknown) = (p.missing(&values), p.unknown(&values));
     if !missing.is_empty() || !unknown.is_empty() {
         if !missing.is_empty() {
             eprintln!("error: missing required argument{}: {}", plural(missing.len()), missing.join(", "));
@@ -185,6 +183,7 @@ async fn prompt_on(d: &mut Driver, args: &PromptArgs) -> u8 {
         eprintln!("nothing was sent");
         return INVALID;
     }
+    let arguments: Map<String, Value> = values.into_iter().map(|(k, v)| (k, Value::String(v))).collect();
     let now = d.now_ms();
     if let Err(e) = d.session.get_prompt(&args.name, arguments, now) {
         eprintln!("error: {e}");

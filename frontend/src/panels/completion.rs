@@ -70,6 +70,20 @@ pub fn CompletedField(target: Target, info: FieldInfo) -> impl IntoView {
         }
     };
     let input_id = format!("field-{}", name);
+    // Back to the field once a suggestion is taken or the list closed: the focus stays put.
+    let refocus = {
+        let id = input_id.clone();
+        move || {
+            if let Some(el) = document().get_element_by_id(&id).and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                let _ = el.focus();
+            }
+        }
+    };
+    let open = {
+        let suggestions = suggestions.clone();
+        move || suggestions().is_some_and(|s| !s.values.is_empty())
+    };
     view! {
         <div class="field-row completed" data-completion-for=name.clone()>
             <label class="field-label" for=input_id.clone()>
@@ -78,11 +92,13 @@ pub fn CompletedField(target: Target, info: FieldInfo) -> impl IntoView {
             </label>
             {description.map(|d| view! { <p class="field-help small muted">{d}</p> })}
             <input class="input mono" type="text" id=input_id data-testid="field" data-field-path=path
+                role="combobox" aria-expanded=move || open().to_string()
                 autocomplete="off" aria-autocomplete="list" aria-controls=list_id.clone() prop:required=required
                 prop:value=value on:input=on_input on:keydown=on_key />
             {move || suggestions().map(|s| {
                 let field = field.clone();
                 let css = options_css.clone();
+                let refocus = refocus.clone();
                 match s.error {
                     Some(e) => view! { <p class="small muted">{format!("No suggestions: {e}")}</p> }.into_any(),
                     // Nothing to suggest is nothing to say.
@@ -94,22 +110,33 @@ pub fn CompletedField(target: Target, info: FieldInfo) -> impl IntoView {
                             <ul class="completions" role="listbox" id=list_id.clone() aria-label="Suggestions">
                                 {s.values.into_iter().enumerate().map(|(i, v)| {
                                     let (field, field2, css) = (field.clone(), field.clone(), css.clone());
+                                    let (refocus, refocus2) = (refocus.clone(), refocus.clone());
                                     let (taken, shown) = (v.clone(), v.clone());
                                     view! {
                                         <li class="completion" role="option" tabindex="-1" data-testid="completion-option" data-value=v
-                                            on:click=move |_| store.take_suggestion(field.clone(), taken.clone())
+                                            on:click=move |_| {
+                                                store.take_suggestion(field.clone(), taken.clone());
+                                                refocus();
+                                            }
                                             on:keydown=move |ev: web_sys::KeyboardEvent| {
                                                 let to = match ev.key().as_str() {
                                                     "ArrowDown" => Some((i + 1).min(count - 1)),
-                                                    "ArrowUp" => i.checked_sub(1),
+                                                    "ArrowUp" if i == 0 => {
+                                                        ev.prevent_default();
+                                                        refocus2();
+                                                        return;
+                                                    }
+                                                    "ArrowUp" => Some(i - 1),
                                                     "Enter" | " " => {
                                                         ev.prevent_default();
                                                         let value = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|e| e.get_attribute("data-value")).unwrap_or_default();
                                                         store.take_suggestion(field2.clone(), value);
+                                                        refocus2();
                                                         return;
                                                     }
                                                     "Escape" => {
                                                         store.dismiss_suggestions(field2.clone());
+                                                        refocus2();
                                                         return;
                                                     }
                                                     _ => return,

@@ -67,13 +67,15 @@ fn PromptItem(prompt: Prompt) -> impl IntoView {
 #[component]
 pub fn PromptPanel() -> impl IntoView {
     let store = expect_context::<Store>();
-    let picked = move || {
+    // Rebuilt when the prompt changes, not on every change of the catalog (a completion
+    // answered must not take the form, and its focus, away).
+    let picked = Memo::new(move |_| {
         let name = store.catalog.prompt.get()?;
         Some(store.catalog.data.with(|c| c.prompts.items.iter().find(|p| p.name == name).cloned()).ok_or(name))
-    };
+    });
     view! {
         <div class="call-panel">
-            {move || match picked() {
+            {move || match picked.get() {
                 Some(Ok(prompt)) => view! { <PromptDetail prompt /> }.into_any(),
                 Some(Err(name)) => view! {
                     <div class="panel empty-state"><h2>{name}</h2><p>"This prompt is not in the server's list."</p></div>
@@ -96,14 +98,13 @@ pub fn PromptPanel() -> impl IntoView {
 fn PromptDetail(prompt: Prompt) -> impl IntoView {
     let store = expect_context::<Store>();
     let live = move || store.conn.get() == ConnState::Connected && !store.in_playback();
-    let required: Vec<String> = prompt.arguments.iter().filter(|a| a.required).map(|a| a.name.clone()).collect();
-    let missing = move || {
-        store
-            .catalog
-            .arguments
-            .with(|v| required.iter().filter(|r| v.get(*r).is_none_or(|s| s.is_empty())).cloned().collect::<Vec<_>>())
+    let missing = {
+        let prompt = prompt.clone();
+        move || store.catalog.arguments.with(|v| prompt.missing(v))
     };
     let missing2 = missing.clone();
+    let name = prompt.name.clone();
+    let loading = move || store.catalog.data.with(|c| matches!(c.prompts_got.get(&name), Some(Got::Loading)));
     let fields = prompt
         .arguments
         .iter()
@@ -143,7 +144,7 @@ fn PromptDetail(prompt: Prompt) -> impl IntoView {
                 }}
                 <span class="spacer"></span>
                 <button class="button primary" data-testid="prompt-get" title="prompts/get (Ctrl+Enter)"
-                    prop:disabled=move || !live() || !missing2().is_empty()
+                    prop:disabled=move || !live() || !missing2().is_empty() || loading()
                     on:click=move |_| store.get_prompt()>"Get prompt"</button>
             </div>
         </section>
@@ -154,10 +155,12 @@ fn PromptDetail(prompt: Prompt) -> impl IntoView {
 #[component]
 fn Messages() -> impl IntoView {
     let store = expect_context::<Store>();
-    move || {
+    let got = Memo::new(move |_| {
         let name = store.catalog.prompt.get()?;
-        let got = store.catalog.data.with(|c| c.prompts_got.get(&name).cloned())?;
-        Some(match got {
+        store.catalog.data.with(|c| c.prompts_got.get(&name).cloned())
+    });
+    move || {
+        Some(match got.get()? {
             Got::Loading => view! { <section class="panel result"><p class="muted">"Getting the prompt…"</p></section> }.into_any(),
             Got::Failed(e) => view! {
                 <section class="panel result" data-testid="prompt-messages" data-state="error"><p class="error-text">{e}</p></section>

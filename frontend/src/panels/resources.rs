@@ -150,17 +150,27 @@ pub fn ResourcePanel() -> impl IntoView {
 #[component]
 fn ResourceDetail(uri: String) -> impl IntoView {
     let store = expect_context::<Store>();
-    let listed = store.catalog.data.with_untracked(|c| c.resources.items.iter().find(|r| r.uri == uri).cloned());
-    let name = listed.as_ref().map_or_else(|| uri.clone(), |r| r.display_name().to_owned());
-    let facts = listed.as_ref().map(|r| {
-        let mut f: Vec<String> = Vec::new();
-        f.extend(r.mime_type.clone());
-        f.extend(r.size.map(|s| shared::render::media::human_size(s as usize)));
-        f.extend(r.annotations.as_ref().and_then(|a| a.summary()));
-        f.join(" · ")
-    });
-    let description = listed.and_then(|r| r.description);
-    let subscribable = move || store.with_session(|s| s.server().is_some_and(|i| i.resource_subscribe));
+    // As listed now: a list that arrives later (a reload's pick) or changes fills it in.
+    let listed = {
+        let uri = uri.clone();
+        Memo::new(move |_| store.catalog.data.with(|c| c.resources.items.iter().find(|r| r.uri == uri).cloned()))
+    };
+    let name = {
+        let uri = uri.clone();
+        move || listed.with(|l| l.as_ref().map_or_else(|| uri.clone(), |r| r.display_name().to_owned()))
+    };
+    let facts = move || {
+        listed.with(|l| {
+            let r = l.as_ref()?;
+            let mut f: Vec<String> = Vec::new();
+            f.extend(r.mime_type.clone());
+            f.extend(r.size.map(|s| shared::render::media::human_size(s as usize)));
+            f.extend(r.annotations.as_ref().and_then(|a| a.summary()));
+            Some(f.join(" · ")).filter(|f| !f.is_empty())
+        })
+    };
+    let description = move || listed.with(|l| l.as_ref().and_then(|r| r.description.clone()));
+    let subscribable = move || store.server.with(|s| s.as_ref().is_some_and(|i| i.resource_subscribe));
     let live = move || store.conn.get() == ConnState::Connected && !store.in_playback();
     let sub = {
         let uri = uri.clone();
@@ -212,8 +222,8 @@ fn ResourceDetail(uri: String) -> impl IntoView {
                     on:click=move |_| store.read_shown(read_uri.clone())>"Read"</button>
             </div>
             <p class="mono small">{uri.clone()}</p>
-            {description.map(|d| view! { <p class="description">{d}</p> })}
-            {facts.filter(|f| !f.is_empty()).map(|f| view! { <p class="small muted">{f}</p> })}
+            {move || description().map(|d| view! { <p class="description">{d}</p> })}
+            {move || facts().map(|f| view! { <p class="small muted">{f}</p> })}
             <Show when=updated>
                 <p class="notice small">"The server says this resource changed since it was read. Read it again to see the change."</p>
             </Show>
@@ -225,10 +235,17 @@ fn ResourceDetail(uri: String) -> impl IntoView {
 #[component]
 fn TemplateDetail(template: String) -> impl IntoView {
     let store = expect_context::<Store>();
-    let listed =
-        store.catalog.data.with_untracked(|c| c.templates.items.iter().find(|t| t.uri_template == template).cloned());
-    let name = listed.as_ref().map_or_else(|| template.clone(), |t| t.display_name().to_owned());
-    let description = listed.and_then(|t| t.description);
+    let listed = {
+        let template = template.clone();
+        Memo::new(move |_| {
+            store.catalog.data.with(|c| c.templates.items.iter().find(|t| t.uri_template == template).cloned())
+        })
+    };
+    let name = {
+        let template = template.clone();
+        move || listed.with(|l| l.as_ref().map_or_else(|| template.clone(), |t| t.display_name().to_owned()))
+    };
+    let description = move || listed.with(|l| l.as_ref().and_then(|t| t.description.clone()));
     let variables = uri_template::variables(&template);
     let live = move || store.conn.get() == ConnState::Connected && !store.in_playback();
     let uri = move || store.template_uri();
@@ -264,7 +281,7 @@ fn TemplateDetail(template: String) -> impl IntoView {
                 <h2 class="detail-title">{name}</h2>
             </div>
             <p class="mono small">{template.clone()}</p>
-            {description.map(|d| view! { <p class="description">{d}</p> })}
+            {move || description().map(|d| view! { <p class="description">{d}</p> })}
             <div class="tool-form" data-testid="template-form">{fields}</div>
             <div class="call-row">
                 {move || match uri() {

@@ -158,7 +158,8 @@ impl Store {
         Some(self.catalog.values.with(|v| uri_template::expand(&t, v)))
     }
 
-    /// Reads `uri` and shows its contents in the view.
+    /// Reads `uri` and shows its contents in the view (not in playback, nor unconnected:
+    /// the session says so).
     pub fn read_shown(self, uri: String) {
         self.catalog.shown.set(Some(uri.clone()));
         if !self.in_playback() {
@@ -260,6 +261,22 @@ impl Store {
         }
     }
 
+    /// A recording starts playing: the views start from the tools, nothing picked.
+    pub(super) fn reset_views(self) {
+        self.catalog.view.set(View::Tools);
+        self.catalog.picked.set(None);
+        self.catalog.prompt.set(None);
+        self.catalog.values.set(BTreeMap::new());
+        self.catalog.arguments.set(BTreeMap::new());
+        self.catalog.shown.set(None);
+    }
+
+    /// The view to show: the one chosen, where the server offers it, else the tools.
+    pub fn shown_view(self) -> View {
+        let view = self.catalog.view.get();
+        if self.offers(view) { view } else { View::Tools }
+    }
+
     /// A connection came up: the view and picks this server had last time come back.
     pub(super) fn restore_place(self, target: &shared::relay::Target) {
         let place = self.saved.place(&saved::key(target));
@@ -272,6 +289,7 @@ impl Store {
         self.catalog.shown.set(None);
         self.catalog.values.set(BTreeMap::new());
         self.catalog.arguments.set(BTreeMap::new());
+        self.catalog.view.set(View::Tools);
         self.open_view(View::of(&place.view));
     }
 

@@ -463,6 +463,7 @@ impl Store {
     /// with, as the person had it when it was live.
     fn follow_recorded_call(self, s: &Session) {
         let CallState::Pending { tool, .. } = s.call() else { return };
+        self.catalog.view.set(View::Tools);
         let Some(t) = s.tool(tool).cloned() else { return };
         if self.selected.get_untracked().as_deref() != Some(tool.as_str()) {
             let server = s.server().map(|i| i.name.clone()).unwrap_or_default();

@@ -93,6 +93,7 @@ impl Store {
         self.selected.set(None);
         self.selected_row.set(None);
         self.calls.confirm.set(None);
+        self.reset_views();
         self.show(Changed::ALL);
     }
 
@@ -111,6 +112,10 @@ impl Store {
         self.selected_row.set(None);
         self.show(Changed::ALL);
         self.sync();
+        // The live session's view and picks, as they were remembered.
+        if let Some(target) = self.with_session(|s| s.target().cloned()) {
+            self.restore_place(&target);
+        }
     }
 
     /// One entry forward.

@@ -135,6 +135,8 @@ impl Completer {
     /// A suggestion was picked, or the field left: its list goes.
     pub fn dismiss(&mut self, field: &Field) {
         self.shown.remove(field);
+        // An answer still on its way is not shown either.
+        self.newest.remove(field);
         if self.waiting.as_ref().is_some_and(|w| &w.field == field) {
             self.waiting = None;
         }

@@ -246,6 +246,16 @@ impl Catalog {
         self.last = Some((n, activity));
     }
 
+    /// The connection ended: nothing is being listed, typed text is asked about no more,
+    /// and the subscriptions ended with it.
+    pub fn connection_ended(&mut self) {
+        self.resources.loading = false;
+        self.templates.loading = false;
+        self.prompts.loading = false;
+        self.completer = Completer::default();
+        self.subscriptions.clear();
+    }
+
     /// The resources subscribed to.
     pub fn subscriptions(&self) -> impl Iterator<Item = &str> {
         self.subscriptions.iter().filter(|(_, s)| **s == Subscription::Subscribed).map(|(u, _)| u.as_str())

@@ -11,6 +11,12 @@ use crate::jsonrpc::{Classified, Id, Kind};
 use crate::relay::Direction;
 
 impl McpClient {
+    /// Whether the request `id` of ours, still unanswered, is one of any method
+    /// (answered with [`super::Update::Answered`]).
+    pub fn is_general(&self, id: &Id) -> bool {
+        matches!(self.waiting.get(Direction::Out, id), Some(Purpose::Request(_)))
+    }
+
     /// A recorded request that was sent for an App's view (its answer goes back
     /// as [`super::Update::ForView`]).
     pub fn observe_for_view(&mut self, c: &Classified) {

@@ -18,7 +18,7 @@ pub enum Next {
 }
 
 /// The pages of one listing.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Pages {
     cursors_seen: HashSet<String>,
     /// Pages read so far.

@@ -206,6 +206,17 @@ impl Prompt {
     pub fn display_name(&self) -> &str {
         display_name(self.title.as_deref(), &self.name, &self.name)
     }
+
+    /// The required arguments `values` leaves out or empty.
+    pub fn missing(&self, values: &std::collections::BTreeMap<String, String>) -> Vec<String> {
+        let filled = |name: &str| values.get(name).is_some_and(|v| !v.is_empty());
+        self.arguments.iter().filter(|a| a.required && !filled(&a.name)).map(|a| a.name.clone()).collect()
+    }
+
+    /// The arguments in `values` this prompt does not take.
+    pub fn unknown<'a>(&self, values: &'a std::collections::BTreeMap<String, String>) -> Vec<&'a str> {
+        values.keys().filter(|k| !self.arguments.iter().any(|a| &a.name == *k)).map(String::as_str).collect()
+    }
 }
 
 /// A member that cannot be read is left out rather than losing the whole item.

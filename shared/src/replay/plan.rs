@@ -384,6 +384,10 @@ impl Replay {
                     self.pending = Some((Pending::Request(id), mark));
                     true
                 }
+                Err(crate::session::Refused::Unsupported(why)) => {
+                    self.row(i, RowState::Skipped, None, Some(format!("not re-sent: {why}")));
+                    false
+                }
                 Err(e) => {
                     self.row(i, RowState::Error, None, Some(e.to_string()));
                     false

@@ -47,9 +47,7 @@ impl Session {
 
     /// `ping`: its round trip lands in [`Catalog::ping`].
     pub fn ping(&mut self, now_ms: f64) -> Result<(), Refused> {
-        if self.negotiated().is_some_and(|n| !n.revision.has_ping()) {
-            return Err(Refused::Unsupported("the negotiated revision has no ping"));
-        }
+        self.method_exists("ping")?;
         self.send_request("ping", None, For::Ping, now_ms).map(drop)
     }
 

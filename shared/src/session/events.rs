@@ -113,5 +113,6 @@ impl Session {
             }
         }
         self.changed.reads |= failed;
+        self.end_requests("the connection to the server ended before the answer");
     }
 }

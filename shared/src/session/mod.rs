@@ -8,6 +8,7 @@ mod asks;
 mod call;
 mod catalog;
 mod events;
+mod observe;
 mod record;
 mod requests;
 mod state;
@@ -331,6 +332,7 @@ impl Session {
             self.set_conn(ConnState::Error(reason.into()));
         }
         self.fail_pending_call("the relay connection was lost");
+        self.end_requests("the relay connection was lost");
     }
 
     /// Asks for the tool list again, from its first page.
@@ -399,6 +401,11 @@ impl Session {
 
     /// Reads a resource a link points to; the result lands in [`reads`](Self::reads).
     pub fn read_resource(&mut self, uri: &str) {
+        if !self.conn.is_live() && !self.playback {
+            self.reads.insert(uri.to_owned(), ReadState::Failed("not connected to a server".into()));
+            self.changed.reads = true;
+            return;
+        }
         self.note_read(uri);
         let (_, frame) = self.client.read_resource(uri);
         self.reads.insert(uri.to_owned(), ReadState::Loading);
@@ -473,47 +480,6 @@ impl Session {
     }
 
     // ---- inside ----
-
-    /// Playback: what a recorded request or notification of ours did to the state.
-    fn observe_sent(&mut self, value: &Value, c: &jsonrpc::Classified, seq: usize) {
-        self.client.observe_sent(value, c);
-        let params = &value["params"];
-        match (c.id.as_ref(), c.method.as_deref()) {
-            (Some(id), Some("tools/call")) => {
-                // A recorded call runs no clock: its end is in the recording.
-                let tool = params["name"].as_str().unwrap_or_default().to_owned();
-                self.call.start(id.clone(), tool, None, false, 0.0);
-                self.changed.call = true;
-            }
-            (Some(_), Some("tools/list")) => self.set_tools_loading(true),
-            (Some(_), Some("resources/read")) => {
-                self.note_read(params["uri"].as_str().unwrap_or_default());
-                self.reads.insert(params["uri"].as_str().unwrap_or_default().to_owned(), ReadState::Loading);
-                self.changed.reads = true;
-            }
-            (None, Some("notifications/cancelled")) => {
-                let Ok(id) = serde_json::from_value::<Id>(params["requestId"].clone()) else { return };
-                let Some(tool) = self.call.tool_of(&id) else { return };
-                let tool = tool.to_owned();
-                let reason = params["reason"].as_str().unwrap_or("cancelled").to_owned();
-                // The live session said why it gave up; a timeout reads as one again.
-                let started = self
-                    .timeline
-                    .rows()
-                    .iter()
-                    .rev()
-                    .find(|r| r.direction == crate::timeline::RowDirection::Out && r.id.as_ref() == Some(&id));
-                let after_ms = started.map_or(0.0, |r| self.timeline.rows()[seq].at_ms - r.at_ms);
-                if reason.starts_with("timed out") {
-                    self.set_call(CallState::Timeout { tool, after_ms });
-                } else {
-                    self.set_call(CallState::Cancelled { tool, reason });
-                }
-            }
-            (Some(id), Some(method)) => self.observe_request(id.clone(), method, params),
-            _ => {}
-        }
-    }
 
     /// Sends a frame to a live connection; one that failed or ended takes nothing more
     /// (the relay would only answer "not connected").

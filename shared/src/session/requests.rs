@@ -82,7 +82,18 @@ impl Session {
     /// Sends a request of `method` (any method): its answer is read with
     /// [`answer`](Self::answer). It is given up on after the call's silence limit.
     pub fn request(&mut self, method: &str, params: Option<Value>, now_ms: f64) -> Result<Id, Refused> {
+        self.method_exists(method)?;
         self.send_request(method, params, For::Script, now_ms)
+    }
+
+    /// Refuses a method the negotiated revision does not have (2026-07-28 has no `ping`).
+    pub(super) fn method_exists(&self, method: &str) -> Result<(), Refused> {
+        match self.negotiated() {
+            Some(n) if method == "ping" && !n.revision.has_ping() => {
+                Err(Refused::Unsupported("the negotiated revision has no ping"))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// How a script's request ended, once it has.
@@ -214,6 +225,24 @@ impl Session {
     pub(super) fn requests_wake_ms(&self) -> Option<f64> {
         let due = self.requests.open.values().map(|o| o.due_ms).filter(|d| d.is_finite()).reduce(f64::min);
         [due, self.catalog.completer.due_ms()].into_iter().flatten().reduce(f64::min)
+    }
+
+    /// A request ended with no answer (cancelled by the server, or in a recording).
+    pub(super) fn request_ended(&mut self, id: &Id, why: &str) {
+        if self.requests.open.contains_key(id) {
+            self.on_answered(id.clone(), Answer::Failed(why.to_owned()), None);
+        }
+    }
+
+    /// The connection ended: every request still open ends with `why`, and no list is
+    /// being listed any more.
+    pub(super) fn end_requests(&mut self, why: &str) {
+        let open: Vec<Id> = self.requests.open.keys().cloned().collect();
+        for id in open {
+            self.on_answered(id, Answer::Failed(why.to_owned()), None);
+        }
+        self.catalog.connection_ended();
+        self.changed.catalog = true;
     }
 
     fn give_up_request(&mut self, id: &Id, reason: &str) {

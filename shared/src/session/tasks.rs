@@ -5,11 +5,9 @@
 
 use super::{CallState, ConnState, Refused, Session, Update};
 use crate::client::TaskRequest;
+use crate::client::pages::Next;
 use crate::revision::Revision;
 use crate::tasks::{self, TaskBook, TaskRun, TaskStatus, TaskStep};
-
-/// Pages of `tasks/list` followed at most.
-const MAX_LIST_PAGES: usize = 50;
 
 impl Session {
     /// Runs `tool` as a task where it may (its "Run as task" switch), or not.
@@ -121,7 +119,7 @@ impl Session {
         }
         if !self.book.listing {
             self.book.listing = true;
-            self.book.pages = 0;
+            self.book.pages = Default::default();
             let frame = self.client.task_request(TaskRequest::List(None));
             self.send_frame(frame);
             self.changed.tasks = true;
@@ -153,13 +151,18 @@ impl Session {
                     }
                     Err(e) => self.book.list_error = Some(e),
                 }
-                self.book.pages += 1;
-                match next_cursor.filter(|_| self.book.pages < MAX_LIST_PAGES && self.book.list_error.is_none()) {
-                    Some(cursor) => {
+                // Paged as every list is; a failed page ends the listing.
+                let next = next_cursor.filter(|_| self.book.list_error.is_none());
+                match self.book.pages.read("tasks/list", next) {
+                    Next::Page(cursor) => {
                         let frame = self.client.task_request(TaskRequest::List(Some(cursor)));
                         self.send_frame(frame);
                     }
-                    None => self.book.listing = false,
+                    Next::Done => self.book.listing = false,
+                    Next::Stopped(why) => {
+                        self.book.listing = false;
+                        self.notice(why);
+                    }
                 }
             }
             Update::TaskCreated { id, task } => {

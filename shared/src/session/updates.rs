@@ -84,6 +84,11 @@ impl Session {
                 "a late response to request #{id} arrived after it was given up on; it is in the timeline"
             )),
             Update::CancelledByServer { id, reason } => {
+                let why = format!(
+                    "cancelled by the server{}",
+                    reason.as_deref().map(|r| format!(": {r}")).unwrap_or_default()
+                );
+                self.request_ended(&id, &why);
                 if let Some(tool) = self.call.tool_of(&id) {
                     let tool = tool.to_owned();
                     let reason =

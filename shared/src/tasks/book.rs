@@ -28,8 +28,8 @@ pub struct TaskBook {
     pub listing: bool,
     /// Why the last listing failed.
     pub list_error: Option<String>,
-    /// Pages of the listing under way read so far.
-    pub pages: usize,
+    /// The pages of the listing under way.
+    pub pages: crate::client::pages::Pages,
 }
 
 impl TaskBook {

@@ -177,3 +177,29 @@ fn a_scripts_request_is_answered_timed_out_or_cancelled() {
     h.event(crate::relay::RelayEvent::Closed { reason: "bye".into() });
     assert_eq!(h.s.request("ping", None, h.at), Err(Refused::NotConnected));
 }
+
+#[test]
+fn what_is_under_way_ends_with_the_connection_or_a_servers_cancel() {
+    let mut h = connected();
+    h.s.list(ListKind::Prompts);
+    h.s.get_prompt("greet", Default::default(), h.at).unwrap();
+    h.s.ping(h.at).unwrap();
+    h.flush();
+    // The server gives up on the prompt.
+    h.server_says(
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4,"reason":"too busy"}}"#,
+    );
+    assert_eq!(h.s.catalog().prompts_got.get("greet"), Some(&Got::Failed("cancelled by the server: too busy".into())));
+    // The connection ends: the ping and the listing end with it, not 60 s later.
+    h.event(crate::relay::RelayEvent::Closed { reason: "gone".into() });
+    assert!(
+        matches!(&h.s.catalog().ping, Some(Got::Failed(why)) if why.contains("connection")),
+        "{:?}",
+        h.s.catalog().ping
+    );
+    assert!(!h.s.catalog().is_loading(ListKind::Prompts));
+    assert_eq!(h.s.next_deadline_ms(), None, "nothing left to time out");
+    // Reading without a connection fails at once.
+    h.s.read_resource("demo://a");
+    assert_eq!(h.s.reads().get("demo://a"), Some(&ReadState::Failed("not connected to a server".into())));
+}
