@@ -312,6 +312,10 @@ async fn log_lines_filtered_by_level_the_log_level_and_ping() -> Result<()> {
 #[tokio::test]
 async fn the_views_by_keyboard_and_the_view_and_pick_back_after_a_reload() -> Result<()> {
     let (_pg, b) = everything().await?;
+    ensure!(page::call_tool(&b, "echo", r#"{"message": "three views"}"#).await? == "ok");
+    b.screenshot("tools-light").await?;
+    b.prefer_dark().await?;
+    b.screenshot("tools-dark").await?;
     // The tabs follow the arrow keys, the list ↓ and Enter.
     let tools = b.css("[data-testid=view-tab][data-view=tools]").await?;
     tools.send_keys(&fantoccini::key::Key::Right.to_string()).await?;

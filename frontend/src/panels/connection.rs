@@ -38,8 +38,10 @@ fn FoldedMore(unfolded: RwSignal<bool>) -> impl IntoView {
     view! {
         <div class="conn-more">
             <span class="muted small">{move || store.transport.get().label()}</span>
+            <span class="spacer"></span>
             <button class="button small ghost" aria-expanded="false" on:click=move |_| unfolded.set(true)
                 title="The connection form, the server's facts and its stderr">"Details"</button>
+            <super::views::Ping />
         </div>
     }
 }
@@ -315,7 +317,6 @@ fn ServerInfoCard(compact: bool) -> impl IntoView {
                             <span class="mono">{s.name.clone()}" "{s.version.clone()}</span>" · "
                             <span class="mono">{s.protocol_version.clone()}</span>" "{how}
                         </div>
-                        <super::views::Ping />
                     </div>
                 }
                 .into_any();

@@ -320,7 +320,7 @@ fn Contents() -> impl IntoView {
                 view! {
                     <section class="panel result" data-testid="resource-contents" data-state="ok">
                         <div class="panel-head">
-                            <h2 class="panel-title">{format!("Contents of {uri}")}</h2>
+                            <h2 class="panel-title" title=uri.clone()>"Contents"</h2>
                             <span class="muted small">{format!("{n} item{}", if n == 1 { "" } else { "s" })}</span>
                         </div>
                         {(n == 0).then(|| view! { <p class="small muted">"The server returned no contents."</p> })}
