@@ -96,8 +96,10 @@ pub async fn loads(pages: &[(&str, String)], rounds: usize) -> Result<Vec<(Vec<L
     Ok(out)
 }
 
+/// Done when the count says `wantText` and the items are drawn: all of them up to 2,000,
+/// the first ones in view of a longer (windowed) list.
 const FILTER_SCRIPT: &str = r#"
-const [value, want] = arguments;
+const [value, want, wantText] = arguments;
 const done = arguments[arguments.length - 1];
 const el = document.querySelector('[data-testid=tool-filter]');
 const started = performance.now();
@@ -105,7 +107,9 @@ el.value = value;
 el.dispatchEvent(new Event('input', { bubbles: true }));
 function check() {
   const n = document.querySelectorAll('[data-testid=tool-item]').length;
-  if (n === want) { requestAnimationFrame(() => done(performance.now() - started)); }
+  const text = (document.querySelector('[data-testid=tool-count]') || {}).textContent || '';
+  const drawn = want > 2000 ? n > 0 : n === want;
+  if (drawn && text.trim() === wantText) { requestAnimationFrame(() => done(performance.now() - started)); }
   else if (performance.now() - started > 60000) { done(-1); }
   else { requestAnimationFrame(check); }
 }
@@ -121,8 +125,9 @@ pub async fn filter(bin: &std::path::Path, flood: &str, tools: usize, rounds: us
     b.client.goto(&pg.url).await?;
     let started = Instant::now();
     loop {
-        let n = b.client.execute("return document.querySelectorAll('[data-testid=tool-item]').length", vec![]).await?;
-        if n.as_u64() == Some(tools as u64) {
+        let script = "return (document.querySelector('[data-testid=tool-count]') || {}).textContent || ''";
+        let n = b.client.execute(script, vec![]).await?;
+        if n.as_str().map(str::trim) == Some(count.as_str()) {
             break;
         }
         if started.elapsed() > Duration::from_secs(300) {
@@ -133,8 +138,9 @@ pub async fn filter(bin: &std::path::Path, flood: &str, tools: usize, rounds: us
     let mut out = Vec::new();
     let one = format!("tool_{:05}", tools - 1);
     for _ in 0..rounds {
-        let narrow = b.client.execute_async(FILTER_SCRIPT, vec![json!(one), json!(1)]).await?;
-        let widen = b.client.execute_async(FILTER_SCRIPT, vec![json!(""), json!(tools)]).await?;
+        let narrowed = format!("1 of {tools}");
+        let narrow = b.client.execute_async(FILTER_SCRIPT, vec![json!(one), json!(1), json!(narrowed)]).await?;
+        let widen = b.client.execute_async(FILTER_SCRIPT, vec![json!(""), json!(tools), json!(count)]).await?;
         out.push((narrow.as_f64().unwrap_or(-1.0), widen.as_f64().unwrap_or(-1.0)));
     }
     b.close().await?;

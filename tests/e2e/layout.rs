@@ -147,3 +147,43 @@ async fn at_1024_px_wide_nothing_overlaps() -> Result<()> {
     b.close().await?;
     Ok(())
 }
+
+#[tokio::test]
+async fn a_list_of_five_thousand_tools_is_windowed_and_scrolls_to_its_end() -> Result<()> {
+    let flood = root().join("tests/servers/flood.py");
+    let pg = Playground::start(&["python3", &flood.to_string_lossy(), "0", "--tools", "5000"])?;
+    let (_pg, b) = page::connected(pg).await?;
+    let count = || async { anyhow::Ok(b.id("tool-count").await?.text().await?.to_lowercase()) };
+    tests::eventually(std::time::Duration::from_secs(60), "5000 tools listed", || async {
+        Ok((count().await? == "5000").then_some(()))
+    })
+    .await?;
+    // Only those in view (and a margin) are drawn, yet the list scrolls as if all were there.
+    let drawn = b.all("[data-testid=tool-item]").await?.len();
+    ensure!((10..=120).contains(&drawn), "{drawn} of 5000 items drawn");
+    let height: f64 = b
+        .client
+        .execute("return document.querySelector('[data-testid=tool-list]').scrollHeight", vec![])
+        .await?
+        .as_f64()
+        .context("a height")?;
+    ensure!(height >= 5000.0 * 40.0, "the list is {height} px tall");
+    b.client
+        .execute("const l = document.querySelector('[data-testid=tool-list]'); l.scrollTop = l.scrollHeight;", vec![])
+        .await?;
+    b.css("[data-testid=tool-item][data-tool-name=tool_04999]").await?;
+    ensure!(b.all("[data-testid=tool-item][data-tool-name=tool_00000]").await?.is_empty(), "the top stayed drawn");
+    // A filter narrows it, and clearing it shows the first ones again.
+    b.set_value(&b.id("tool-filter").await?, "tool_02500").await?;
+    b.css("[data-testid=tool-item][data-tool-name=tool_02500]").await?;
+    let c = count().await?;
+    ensure!(c == "1 of 5000", "the count says {c}");
+    b.set_value(&b.id("tool-filter").await?, "").await?;
+    tests::eventually(std::time::Duration::from_secs(10), "the list back", || async {
+        Ok((count().await? == "5000").then_some(()))
+    })
+    .await?;
+    ensure!(b.all("[data-testid=tool-item]").await?.len() <= 120, "clearing drew them all");
+    b.close().await?;
+    Ok(())
+}

@@ -28,21 +28,62 @@ pub fn Badges(tool: Tool) -> impl IntoView {
     view! { {task} {annotations} }
 }
 
+/// Up to this many tools, every item is in the page (tests and find-in-page see them all);
+/// beyond it, only those in view and a margin (the list scrolls as if all were there).
+const ALL_TOOLS_UP_TO: usize = 2000;
+/// One item's height and the gap under it (`.tool-item` is 40 px tall, the list's gap 2 px).
+const ITEM_PITCH: f64 = 42.0;
+const GAP: f64 = 2.0;
+/// Items drawn beyond the visible ones, above and below.
+const OVERSCAN: usize = 20;
+
 #[component]
 pub fn ToolList() -> impl IntoView {
     let store = expect_context::<Store>();
     let connected = move || store.conn.get() == ConnState::Connected;
-    // Tools made for an App's view alone are listed apart, under the others.
-    let listed = move |app_only: bool| {
+    // Tools made for an App's view alone are listed apart, under the others. The matching
+    // tools are kept as positions: a filter over 10,000 tools copies none of them.
+    let matching = move |app_only: bool| {
         let filter = store.tool_filter.get();
         store.tools.with(|tools| {
-            tools.iter().filter(|t| t.matches(&filter) && apps::app_only(t) == app_only).cloned().collect::<Vec<_>>()
+            tools
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.matches(&filter) && apps::app_only(t) == app_only)
+                .map(|(i, _)| i)
+                .collect::<Vec<_>>()
         })
     };
-    let visible = move || listed(false);
-    let for_views = move || listed(true);
+    let main = Memo::new(move |_| matching(false));
+    let for_views = move || {
+        let at = matching(true);
+        store.tools.with(|tools| at.iter().map(|i| tools[*i].clone()).collect::<Vec<_>>())
+    };
+    let scroll_top = RwSignal::new(0.0f64);
+    let viewport = RwSignal::new(600.0f64);
+    // The slice of the matching tools drawn, and the space left for the rest above and below.
+    let window = Memo::new(move |_| {
+        let n = main.with(Vec::len);
+        if n <= ALL_TOOLS_UP_TO {
+            return (0..n, 0.0, 0.0);
+        }
+        let first = ((scroll_top.get() / ITEM_PITCH) as usize).saturating_sub(OVERSCAN).min(n);
+        let last = (first + (viewport.get() / ITEM_PITCH).ceil() as usize + 2 * OVERSCAN).min(n);
+        let space = |count: usize| if count == 0 { 0.0 } else { count as f64 * ITEM_PITCH - GAP };
+        (first..last, space(first), space(n - last))
+    });
+    let visible = move || {
+        let (range, ..) = window.get();
+        main.with(|at| store.tools.with(|tools| at[range].iter().map(|i| tools[*i].clone()).collect::<Vec<_>>()))
+    };
+    let on_scroll = move |ev: web_sys::Event| {
+        if let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+            scroll_top.set(f64::from(el.scroll_top()));
+            viewport.set(f64::from(el.client_height()).max(ITEM_PITCH));
+        }
+    };
     let total = move || store.tools.with(Vec::len);
-    let shown = Memo::new(move |_| visible().len() + for_views().len());
+    let shown = Memo::new(move |_| main.with(Vec::len) + for_views().len());
     let filtering = move || !store.tool_filter.with(|f| f.trim().is_empty());
     // "3 of 12" while a filter is typed, else the number of tools.
     let count = move || if filtering() { format!("{} of {}", shown.get(), total()) } else { total().to_string() };
@@ -76,10 +117,18 @@ pub fn ToolList() -> impl IntoView {
             {move || store.tools_error.get().map(|e| view! { <p class="error-text">{e}</p> })}
             <ListFacts />
             <ul class="tool-list" id="tool-list" data-testid="tool-list" role="listbox" aria-label="Tools"
-                on:keydown=move |ev| on_list_key(store, &type_ahead, ev)>
+                on:keydown=move |ev| on_list_key(store, &type_ahead, ev) on:scroll=on_scroll>
+                {move || {
+                    let above = window.with(|w| w.1);
+                    (above > 0.0).then(|| view! { <li class="tool-space" aria-hidden="true" style=format!("height: {above}px")></li> })
+                }}
                 <For each=visible key=|t| t.name.clone() let:tool>
                     <ToolItem tool first=first_name />
                 </For>
+                {move || {
+                    let below = window.with(|w| w.2);
+                    (below > 0.0).then(|| view! { <li class="tool-space" aria-hidden="true" style=format!("height: {below}px")></li> })
+                }}
             </ul>
             <Show when=move || !for_views().is_empty()>
                 <div class="app-only" data-testid="app-only-tools">
