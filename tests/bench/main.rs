@@ -28,12 +28,13 @@ use crate::table::{Row, Table};
 
 /// The sizes of the run; `--quick` divides the call counts by ten; `--calls-only` stops
 /// after the call paths; `--pages-only` measures only the page loads; `--timeline-only` only
-/// the timeline of many messages.
+/// the timeline of many messages; `--filter-only` only the filter of 10,000 tools.
 struct Plan {
     calls_only: bool,
     pages_only: bool,
     timeline_only: bool,
     recording_only: bool,
+    filter_only: bool,
     sequential: usize,
     in_flight_calls: usize,
     window: usize,
@@ -52,6 +53,7 @@ fn plan(args: &[String]) -> Plan {
         pages_only: args.iter().any(|a| a == "--pages-only"),
         timeline_only: args.iter().any(|a| a == "--timeline-only"),
         recording_only: args.iter().any(|a| a == "--recording-only"),
+        filter_only: args.iter().any(|a| a == "--filter-only"),
         sequential: 1_000 / div,
         in_flight_calls: 5_000 / div,
         window: 32,
@@ -91,6 +93,10 @@ async fn run(plan: &Plan) -> Result<Table> {
     let mut table = Table::default();
     if plan.recording_only {
         recording_rows(&bin, plan, &mut table).await?;
+        return Ok(table);
+    }
+    if plan.filter_only {
+        filter_rows(&bin, plan, &mut table).await?;
         return Ok(table);
     }
     if plan.timeline_only {
@@ -198,18 +204,24 @@ async fn run(plan: &Plan) -> Result<Table> {
         return Ok(table);
     }
 
+    table.section(&format!("this page only: {} tools, {} timeline messages", plan.tools, plan.messages));
+    filter_rows(&bin, plan, &mut table).await?;
+    timeline_rows(&bin, plan, &mut table).await?;
+    recording_rows(&bin, plan, &mut table).await?;
+    Ok(table)
+}
+
+/// Filtering a long tool list to one tool and clearing the filter (median of 5 each).
+async fn filter_rows(bin: &std::path::Path, plan: &Plan, table: &mut Table) -> Result<()> {
     let flood = root().join("tests/servers/flood.py").to_string_lossy().into_owned();
-    let filtered = page::filter(&bin, &flood, plan.tools, 5).await?;
+    let filtered = page::filter(bin, &flood, plan.tools, 5).await?;
     let mut narrow: Vec<f64> = filtered.iter().map(|f| f.0).collect();
     let mut widen: Vec<f64> = filtered.iter().map(|f| f.1).collect();
     narrow.sort_by(f64::total_cmp);
     widen.sort_by(f64::total_cmp);
-    table.section(&format!("this page only: {} tools, {} timeline messages", plan.tools, plan.messages));
     table.push(Row::page(&format!("filter {} tools to one, ms (median of 5)", plan.tools), Some(narrow[2]), None));
     table.push(Row::page(&format!("clear the filter: all {} again, ms", plan.tools), Some(widen[2]), None));
-    timeline_rows(&bin, plan, &mut table).await?;
-    recording_rows(&bin, plan, &mut table).await?;
-    Ok(table)
+    Ok(())
 }
 
 /// The timeline of many messages from a real stdio server: shown, then scrolled end to end.

@@ -21,7 +21,7 @@ const USAGE: &str = "usage: cargo xtask <run [-- PLAYGROUND ARGS] | test | bench
   bench  print performance figures: relay latency and throughput beside a direct client
          and the official inspector, page weight and start, 10,000 tools, 100,000 messages,
          a 100 MB recording (--quick, --calls-only, --pages-only, --recording-only,
-         --timeline-only)
+         --timeline-only, --filter-only)
   page   build the page only (dist/)
   tools  install only what the tests need (servers, browser, the JSON-Schema-Test-Suite)";
 
