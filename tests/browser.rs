@@ -177,16 +177,26 @@ impl Browser {
         Ok(dir)
     }
 
-    /// The one finished download whose name ends with `suffix`, once it is there.
+    /// The one finished download whose name ends with `suffix`, once it is whole: Chromium
+    /// may create the file under its final name before it writes it (an empty file was read
+    /// once), so it counts when it is not empty, nothing is still downloading, and its size
+    /// held between two looks.
     pub async fn downloaded(&self, suffix: &str) -> Result<PathBuf> {
         let dir = self.profile.join("downloads");
+        let last = std::cell::Cell::new((None::<PathBuf>, 0u64));
         crate::eventually(Duration::from_secs(20), "the download", || async {
-            let found = std::fs::read_dir(&dir)
-                .map(|entries| {
-                    entries.filter_map(|e| e.ok().map(|e| e.path())).find(|p| p.to_string_lossy().ends_with(suffix))
-                })
-                .unwrap_or(None);
-            Ok(found)
+            let entries: Vec<PathBuf> = std::fs::read_dir(&dir)
+                .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
+                .unwrap_or_default();
+            if entries.iter().any(|p| p.to_string_lossy().ends_with(".crdownload")) {
+                return Ok(None);
+            }
+            let Some(found) = entries.into_iter().find(|p| p.to_string_lossy().ends_with(suffix)) else {
+                return Ok(None);
+            };
+            let size = std::fs::metadata(&found).map(|m| m.len()).unwrap_or(0);
+            let seen = last.replace((Some(found.clone()), size));
+            Ok((size > 0 && seen == (Some(found.clone()), size)).then_some(found))
         })
         .await
     }
