@@ -173,6 +173,9 @@ async fn a_list_of_five_thousand_tools_is_windowed_and_scrolls_to_its_end() -> R
         .await?;
     b.css("[data-testid=tool-item][data-tool-name=tool_04999]").await?;
     ensure!(b.all("[data-testid=tool-item][data-tool-name=tool_00000]").await?.is_empty(), "the top stayed drawn");
+    // The list keeps its one Tab stop among the items drawn.
+    let stops = b.all("[data-testid=tool-item][tabindex='0']").await?.len();
+    ensure!(stops == 1, "{stops} Tab stops among the items drawn");
     // A filter narrows it, and clearing it shows the first ones again.
     b.set_value(&b.id("tool-filter").await?, "tool_02500").await?;
     b.css("[data-testid=tool-item][data-tool-name=tool_02500]").await?;

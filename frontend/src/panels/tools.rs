@@ -88,10 +88,21 @@ pub fn ToolList() -> impl IntoView {
     // "3 of 12" while a filter is typed, else the number of tools.
     let count = move || if filtering() { format!("{} of {}", shown.get(), total()) } else { total().to_string() };
     let none_found = move || total() != 0 && filtering() && shown.get() == 0;
-    // The item Tab reaches when none is picked (one Tab stop for the whole list).
+    // The one item Tab reaches: the picked tool where it is drawn, else the first drawn (a
+    // windowed list may not draw the picked one).
     let first_name = Memo::new(move |_| {
-        let filter = store.tool_filter.get();
-        store.tools.with(|tools| tools.iter().find(|t| t.matches(&filter)).map(|t| t.name.clone()))
+        let (range, ..) = window.get();
+        let picked = store.selected.get();
+        main.with(|at| {
+            store.tools.with(|tools| {
+                let drawn: Vec<&str> = at[range.clone()].iter().map(|i| tools[*i].name.as_str()).collect();
+                let in_view = picked
+                    .as_deref()
+                    .filter(|p| drawn.contains(p) || tools.iter().any(|t| t.name == *p && apps::app_only(t)));
+                in_view.or(drawn.first().copied()).map(str::to_owned)
+            })
+        })
+        .or_else(|| for_views().first().map(|t| t.name.clone()))
     });
     let type_ahead = StoredValue::new(TypeAhead::default());
     view! {
@@ -285,13 +296,10 @@ fn ToolItem(tool: Tool, first: Memo<Option<String>>) -> impl IntoView {
         Some(d) => d.clone(),
         None => tool.name.clone(),
     };
-    // One Tab stop for the list: the picked tool, else the first one.
+    // One Tab stop for the list: the picked tool, else the first one (as the list says).
     let tab_stop = {
         let name = name.clone();
-        move || match store.selected.get() {
-            Some(picked) if store.tools.with(|t| t.iter().any(|t| t.name == picked)) => picked == name,
-            _ => first.get().as_deref() == Some(name.as_str()),
-        }
+        move || first.get().as_deref() == Some(name.as_str())
     };
     let label = display.clone();
     view! {
