@@ -534,19 +534,10 @@ impl McpClient {
                 out.updates.push(Update::ForView { id: id.clone(), outcome });
             }
             Purpose::Request(method) => {
-                let answer = match error {
-                    Some(e) => Answer::Error(e),
-                    None => Answer::Result(value["result"].clone()),
-                };
+                let answer = Answer::of(value, error);
                 out.updates.push(Update::Answered { id: id.clone(), method, answer });
             }
-            Purpose::List(kind, n) => {
-                let answer = match error {
-                    Some(e) => Answer::Error(e),
-                    None => Answer::Result(value["result"].clone()),
-                };
-                self.on_list_page(kind, n, answer, out);
-            }
+            Purpose::List(kind, n) => self.on_list_page(kind, n, Answer::of(value, error), out),
         }
     }
 }

@@ -13,7 +13,7 @@ use shared::catalog::{Got, ListKind};
 use shared::render::terminal;
 use shared::session::{ReadState, Session};
 
-use super::commands::{FAILED, INVALID, OK, connected, last_answer_text};
+use super::commands::{FAILED, INVALID, OK, connected, last_answer_text, member};
 use super::drive::Driver;
 use crate::cli::{Output, PromptArgs, ReadArgs, ToolsArgs};
 
@@ -90,13 +90,7 @@ async fn list_resources(d: &mut Driver, out: &Output) -> u8 {
     if let Some(e) = &c.templates.error {
         eprintln!("note: {e}");
     }
-    match &c.resources.error {
-        Some(e) => {
-            eprintln!("error: {e}");
-            FAILED
-        }
-        None => OK,
-    }
+    listed(c.resources.error.as_ref())
 }
 
 async fn list_prompts(d: &mut Driver, out: &Output) -> u8 {
@@ -110,13 +104,7 @@ async fn list_prompts(d: &mut Driver, out: &Output) -> u8 {
     } else {
         print!("{}", terminal::prompt_list(&c.prompts.items));
     }
-    match &c.prompts.error {
-        Some(e) => {
-            eprintln!("error: {e}");
-            FAILED
-        }
-        None => OK,
-    }
+    listed(c.prompts.error.as_ref())
 }
 
 async fn read_on(d: &mut Driver, args: &ReadArgs) -> u8 {
@@ -214,9 +202,18 @@ async fn prompt_on(d: &mut Driver, args: &PromptArgs) -> u8 {
 
 /// The `result` of the last answer to `method`, exactly as the server wrote it.
 fn answer_member(s: &Session, method: &str) -> Option<String> {
-    let frame = last_answer_text(s, method)?;
-    let value: Value = serde_json::from_str(&frame).ok()?;
-    Some(value.get("result")?.to_string())
+    member(&last_answer_text(s, method)?, "result")
+}
+
+/// The exit code of a list that was printed: failed when it stopped early, said why.
+fn listed(error: Option<&String>) -> u8 {
+    match error {
+        Some(e) => {
+            eprintln!("error: {e}");
+            FAILED
+        }
+        None => OK,
+    }
 }
 
 fn plural(n: usize) -> &'static str {

@@ -241,7 +241,7 @@ fn answer_text(s: &Session, which: impl Fn(&Row) -> bool) -> Option<String> {
 }
 
 /// One member of a JSON object as its original text (numbers keep their digits).
-fn member(frame: &str, key: &str) -> Option<String> {
+pub(super) fn member(frame: &str, key: &str) -> Option<String> {
     #[derive(Deserialize)]
     struct Members<'a> {
         #[serde(borrow)]

@@ -22,10 +22,7 @@ pub fn CompletedField(target: Target, info: FieldInfo) -> impl IntoView {
     let store = expect_context::<Store>();
     let FieldInfo { name, label, description, required } = info;
     let field: Field = (target.clone(), name.clone());
-    let values = match target {
-        Target::Template(_) => store.catalog.values,
-        Target::Prompt(_) => store.catalog.arguments,
-    };
+    let values = store.catalog.values_of(&target);
     let value = {
         let name = name.clone();
         move || values.with(|v| v.get(&name).cloned().unwrap_or_default())

@@ -92,6 +92,14 @@ impl CatalogUi {
             log_floor: RwSignal::new(0),
         }
     }
+
+    /// What is typed in the form of `target`: a template's variables or a prompt's arguments.
+    pub fn values_of(&self, target: &Target) -> RwSignal<BTreeMap<String, String>> {
+        match target {
+            Target::Template(_) => self.values,
+            Target::Prompt(_) => self.arguments,
+        }
+    }
 }
 
 impl Default for CatalogUi {
@@ -179,10 +187,7 @@ impl Store {
 
     /// A person typed in a template variable (`template`) or a prompt argument.
     pub fn type_value(self, target: Target, name: String, value: String) {
-        let values = match target {
-            Target::Template(_) => self.catalog.values,
-            Target::Prompt(_) => self.catalog.arguments,
-        };
+        let values = self.catalog.values_of(&target);
         values.update(|v| {
             v.insert(name.clone(), value.clone());
         });
@@ -195,10 +200,7 @@ impl Store {
 
     /// A suggestion was picked: it fills the field, and its list goes.
     pub fn take_suggestion(self, field: Field, value: String) {
-        let values = match field.0 {
-            Target::Template(_) => self.catalog.values,
-            Target::Prompt(_) => self.catalog.arguments,
-        };
+        let values = self.catalog.values_of(&field.0);
         values.update(|v| {
             v.insert(field.1.clone(), value);
         });

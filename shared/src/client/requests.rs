@@ -21,6 +21,14 @@ pub enum Answer {
 }
 
 impl Answer {
+    /// The answer a response gives: its `error` when it has one, else its `result`.
+    pub(super) fn of(response: &Value, error: Option<ErrorObject>) -> Answer {
+        match error {
+            Some(e) => Answer::Error(e),
+            None => Answer::Result(response["result"].clone()),
+        }
+    }
+
     /// Why it did not succeed, as a person reads it.
     pub fn failure(&self) -> Option<String> {
         match self {
@@ -50,6 +58,14 @@ pub(super) struct Listing {
     items: Vec<Value>,
 }
 
+impl Listing {
+    /// A new listing from the first page; its number.
+    fn restart(&mut self) -> u64 {
+        *self = Listing { number: self.number + 1, ..Default::default() };
+        self.number
+    }
+}
+
 impl McpClient {
     /// A request of `method`, answered with [`Update::Answered`].
     pub fn general_request(&mut self, method: &str, params: Option<Value>) -> (Id, String) {
@@ -58,19 +74,15 @@ impl McpClient {
 
     /// A fresh listing of `kind`, from its first page.
     pub fn list(&mut self, kind: ListKind) -> String {
-        let listing = self.lists.entry(kind).or_default();
-        *listing = Listing { number: listing.number + 1, ..Default::default() };
-        let number = listing.number;
+        let number = self.lists.entry(kind).or_default().restart();
         self.request(Purpose::List(kind, number), kind.method(), None).1
     }
 
     /// Playback: a recorded page request of `kind` (the first when it has no cursor).
     pub(super) fn observe_list(&mut self, kind: ListKind, first: bool) -> Purpose {
         let listing = self.lists.entry(kind).or_default();
-        if first {
-            *listing = Listing { number: listing.number + 1, ..Default::default() };
-        }
-        Purpose::List(kind, listing.number)
+        let number = if first { listing.restart() } else { listing.number };
+        Purpose::List(kind, number)
     }
 
     /// An answer to a page of `kind`'s listing number `number`.
