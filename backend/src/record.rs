@@ -203,7 +203,7 @@ mod tests {
         assert!(text.lines().next().unwrap().contains(r#""protocol_version":"2025-06-18""#));
         rec.push(&message(Direction::In, r#"{"jsonrpc":"2.0","method":"notifications/x"}"#));
         assert_eq!(read(&path).lines().count(), 5, "each later line at once");
-        rec.push(&event(RelayEvent::Closed { reason: "disconnected".into() }));
+        rec.push(&event(RelayEvent::Closed { reason: "disconnected".into(), asked: false }));
         rec.finish();
         rec.finish();
         drop(rec);

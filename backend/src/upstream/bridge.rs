@@ -71,7 +71,10 @@ impl Bridge {
                 } {
                     tracing::info!(%why, "server not reached");
                     out.push(event(RelayEvent::Error { message: why }));
-                    out.push(event(RelayEvent::Closed { reason: "the server could not be reached".into() }));
+                    out.push(event(RelayEvent::Closed {
+                        reason: "the server could not be reached".into(),
+                        asked: false,
+                    }));
                     return;
                 }
                 let (events_tx, events) = event_queue(self.setup.limits);
@@ -96,7 +99,7 @@ impl Bridge {
                         let message = e.to_string();
                         tracing::warn!(%message, "server did not start");
                         out.push(event(RelayEvent::Error { message }));
-                        out.push(event(RelayEvent::Closed { reason: "the server did not start".into() }));
+                        out.push(event(RelayEvent::Closed { reason: "the server did not start".into(), asked: false }));
                     }
                 }
             }
@@ -117,11 +120,11 @@ impl Bridge {
                 }
                 self.shut(out).await;
                 out.push(event(RelayEvent::Auth { auth: AuthState::SignedOut }));
-                out.push(event(RelayEvent::Closed { reason: "signed out".into() }));
+                out.push(event(RelayEvent::Closed { reason: "signed out".into(), asked: true }));
             }
             ClientMsg::Disconnect {} => {
                 let reason = if self.shut(out).await { "disconnected" } else { "not connected" };
-                out.push(event(RelayEvent::Closed { reason: reason.into() }));
+                out.push(event(RelayEvent::Closed { reason: reason.into(), asked: true }));
             }
             // The page's saved servers are the socket session's business, not a connection's.
             ClientMsg::KeepSecrets { .. } | ClientMsg::RecallSecrets { .. } => {
@@ -155,7 +158,7 @@ impl Bridge {
             if let Some(u) = self.upstream.take() {
                 u.server.shutdown().await;
             }
-            out.push(event(RelayEvent::Closed { reason }));
+            out.push(event(RelayEvent::Closed { reason, asked: false }));
             return false;
         }
         let exited = matches!(e, UpstreamEvent::Relay { event: RelayEvent::Exited { .. }, .. });
@@ -166,7 +169,7 @@ impl Bridge {
                 // Dropping the server kills whatever is left of its process group.
                 drop(u);
             }
-            out.push(event(RelayEvent::Closed { reason: "the server exited".into() }));
+            out.push(event(RelayEvent::Closed { reason: "the server exited".into(), asked: false }));
         }
         !exited
     }

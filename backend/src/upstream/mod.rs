@@ -44,7 +44,7 @@ impl UpstreamEvent {
             }
             UpstreamEvent::Relay { at_ms, event } => ServerMsg::Event { at_ms, event },
             UpstreamEvent::Ended { reason } => {
-                ServerMsg::Event { at_ms: now_ms(), event: RelayEvent::Closed { reason } }
+                ServerMsg::Event { at_ms: now_ms(), event: RelayEvent::Closed { reason, asked: false } }
             }
         }
     }

@@ -67,7 +67,7 @@ fn a_live_recording_holds_the_handshake_then_writes_each_line_at_once() {
 #[test]
 fn a_session_that_never_initializes_still_gets_its_header() {
     let mut live = LiveRecorder::new(Header::new(Recorder::Cli, "0.1.0", &Target::Demo, 5.0));
-    let closed = ServerMsg::Event { at_ms: 6.0, event: RelayEvent::Closed { reason: "x".into() } };
+    let closed = ServerMsg::Event { at_ms: 6.0, event: RelayEvent::Closed { reason: "x".into(), asked: false } };
     assert!(live.push(&closed).is_empty());
     let out = live.finish();
     assert_eq!(out.len(), 2);

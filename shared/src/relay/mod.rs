@@ -274,7 +274,13 @@ pub enum RelayEvent {
     /// The server process ended.
     Exited { code: Option<i32>, signal: Option<i32> },
     /// The upstream connection is over (after a disconnect or an exit); nothing runs.
-    Closed { reason: String },
+    /// `asked`: this answers the client's disconnect or sign-out (one answer each, after
+    /// everything else of that connection).
+    Closed {
+        reason: String,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        asked: bool,
+    },
     /// A request the relay could not carry out; the session goes on.
     Error { message: String },
     /// Something worth knowing that is not an error (a fall back to legacy SSE, say).

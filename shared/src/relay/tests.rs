@@ -117,7 +117,7 @@ fn server_messages_json_is_pinned() {
         },
         ServerMsg::Event { at_ms: 5.0, event: RelayEvent::Oversized { direction: Direction::In, size: 9, limit: 8 } },
         ServerMsg::Event { at_ms: 6.0, event: RelayEvent::Exited { code: Some(1), signal: None } },
-        ServerMsg::Event { at_ms: 7.0, event: RelayEvent::Closed { reason: "disconnected".into() } },
+        ServerMsg::Event { at_ms: 7.0, event: RelayEvent::Closed { reason: "disconnected".into(), asked: true } },
         ServerMsg::Event { at_ms: 8.0, event: RelayEvent::Error { message: "spawn failed".into() } },
         ServerMsg::Event {
             at_ms: 9.0,

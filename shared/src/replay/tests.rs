@@ -211,7 +211,7 @@ fn the_connection_ending_makes_the_rest_errors() {
     allow.allow_writes(true);
     assert_eq!(replay.advance(&mut live.s, &allow, 0.0), Want::Wait);
     live.flush();
-    live.event(RelayEvent::Closed { reason: "gone".into() });
+    live.event(RelayEvent::Closed { reason: "gone".into(), asked: false });
     replay.give_up(&live.s, "gone");
     assert_eq!(replay.advance(&mut live.s, &allow, 0.0), Want::Done);
     let rows = replay.into_rows();

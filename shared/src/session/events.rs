@@ -40,7 +40,7 @@ impl Session {
                     _ => "the server exited".to_owned(),
                 });
             }
-            RelayEvent::Closed { reason } => self.on_closed(reason),
+            RelayEvent::Closed { reason, .. } => self.on_closed(reason),
             RelayEvent::Error { message } => {
                 if self.conn == ConnState::Connecting {
                     self.set_conn(ConnState::Error(message));

@@ -8,6 +8,7 @@ mod asks;
 mod call;
 mod catalog;
 mod events;
+mod handover;
 mod observe;
 mod record;
 mod requests;
@@ -106,6 +107,8 @@ pub struct Session {
     /// Resources, templates, prompts and the rest beside the tools.
     catalog: crate::catalog::Catalog,
     requests: requests::Requests,
+    /// Connections one after another: what the relay still owes of the one left.
+    handover: handover::Handover,
 }
 
 impl Session {
@@ -130,6 +133,7 @@ impl Session {
             for_view: HashMap::new(),
             view_answers: Vec::new(),
             disconnect_requested: false,
+            handover: handover::Handover::default(),
             last_exit: None,
             out: Vec::new(),
             changed: Changed::default(),
@@ -294,7 +298,8 @@ impl Session {
     pub fn connect_signing_in(&mut self, target: Target, protocol: ProtocolChoice, oauth: OAuthSettings, record: bool) {
         let relay = self.relay.take();
         let roots = std::mem::take(&mut self.roots);
-        *self = Self { relay, out: std::mem::take(&mut self.out), ..Self::new(&self.client_version) };
+        let (out, handover) = (std::mem::take(&mut self.out), std::mem::take(&mut self.handover));
+        *self = Self { relay, out, handover, ..Self::new(&self.client_version) };
         self.changed = Changed::ALL;
         self.protocol = protocol;
         self.client = McpClient::with_choice(&self.client_version, protocol);
@@ -306,12 +311,13 @@ impl Session {
             self.capture.push((0, None));
         }
         self.conn = ConnState::Connecting;
-        self.out.push(ClientMsg::Connect { target, oauth });
+        self.handover.connect(ClientMsg::Connect { target, oauth }, &mut self.out);
     }
 
     /// Asks the relay to forget the server's OAuth tokens; the connection ends with them.
     pub fn sign_out(&mut self) {
         self.disconnect_requested = true;
+        self.handover.owe();
         self.out.push(ClientMsg::SignOut {});
     }
 
@@ -320,14 +326,21 @@ impl Session {
         self.auth.as_ref()
     }
 
-    /// Ends the connection; what the relay says next closes it without an error.
+    /// Ends the connection; what the relay says next closes it without an error. A connect
+    /// still waiting for the relay to close the one before is dropped, unsent.
     pub fn disconnect(&mut self) {
+        if self.handover.cancel() {
+            self.set_conn(ConnState::Disconnected);
+            return;
+        }
         self.disconnect_requested = true;
+        self.handover.owe();
         self.out.push(ClientMsg::Disconnect {});
     }
 
     /// The link to the relay itself broke (or was never there).
     pub fn relay_lost(&mut self, reason: &str) {
+        self.handover.forget();
         if self.conn.is_live() {
             self.set_conn(ConnState::Error(reason.into()));
         }
@@ -437,6 +450,11 @@ impl Session {
 
     /// Reads one message of the relay; `now_ms` is the caller's clock (for deadlines).
     pub fn receive(&mut self, msg: ServerMsg, now_ms: f64) {
+        match self.handover.sort(&msg) {
+            handover::Verdict::Current => {}
+            handover::Verdict::Earlier => return,
+            handover::Verdict::Release(connect) => return self.out.push(connect),
+        }
         match msg {
             ServerMsg::Hello(info) => {
                 self.relay = Some(info);

@@ -102,11 +102,20 @@ async fn a_disconnect_reports_the_exit_before_the_close() {
     let k = kinds(&said);
     assert_eq!(k.last().map(String::as_str), Some("closed"), "{k:?}");
     assert!(k.contains(&"exited".to_owned()), "the exit comes before the close: {k:?}");
-    let ServerMsg::Event { event: RelayEvent::Closed { reason }, .. } = said.last().unwrap() else { panic!() };
+    // Exactly one close answers the disconnect, marked so: the page waits for it to connect again.
+    let asked = |said: &[ServerMsg]| {
+        said.iter()
+            .filter(|m| matches!(m, ServerMsg::Event { event: RelayEvent::Closed { asked: true, .. }, .. }))
+            .count()
+    };
+    assert_eq!(asked(&said), 1, "{said:?}");
+    let ServerMsg::Event { event: RelayEvent::Closed { reason, asked: true }, .. } = said.last().unwrap() else {
+        panic!()
+    };
     assert_eq!(reason, "disconnected");
     said.clear();
     b.handle(ClientMsg::Disconnect {}, &mut said).await;
-    let ServerMsg::Event { event: RelayEvent::Closed { reason }, .. } = &said[0] else { panic!() };
+    let ServerMsg::Event { event: RelayEvent::Closed { reason, asked: true }, .. } = &said[0] else { panic!() };
     assert_eq!(reason, "not connected");
 }
 

@@ -91,7 +91,7 @@ fn withdrawn_and_disconnected_asks_leave_the_queue() {
     h.server_says(SAMPLE_4);
     assert_eq!(h.s.asks().len(), 1);
     h.s.disconnect();
-    h.event(RelayEvent::Closed { reason: "bye".into() });
+    h.event(RelayEvent::Closed { reason: "bye".into(), asked: false });
     assert!(h.s.asks().is_empty(), "nothing can be answered on a closed connection");
 }
 
@@ -122,7 +122,7 @@ fn roots_are_listed_and_their_changes_announced() {
 
     // Once the connection is over, new roots wait for the next one: nothing goes to a relay
     // with no server (its refusal used to fail the next connect).
-    h.event(RelayEvent::Closed { reason: "disconnected".into() });
+    h.event(RelayEvent::Closed { reason: "disconnected".into(), asked: true });
     h.flush();
     h.s.set_roots(vec!["file:///srv/b".into()]);
     let (frames, others, _) = h.flush();

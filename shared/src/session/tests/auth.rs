@@ -52,7 +52,7 @@ fn signing_out_ends_the_connection_without_an_error() {
     h.s.sign_out();
     assert_eq!(h.flush().1, [ClientMsg::SignOut {}]);
     h.event(RelayEvent::Auth { auth: AuthState::SignedOut });
-    h.event(RelayEvent::Closed { reason: "signed out".into() });
+    h.event(RelayEvent::Closed { reason: "signed out".into(), asked: true });
     assert_eq!(h.s.conn(), &ConnState::Disconnected);
     assert_eq!(h.s.auth(), Some(&AuthState::SignedOut));
 }

@@ -174,7 +174,7 @@ fn a_scripts_request_is_answered_timed_out_or_cancelled() {
 
     // Not connected: refused.
     h.s.disconnect();
-    h.event(crate::relay::RelayEvent::Closed { reason: "bye".into() });
+    h.event(crate::relay::RelayEvent::Closed { reason: "bye".into(), asked: false });
     assert_eq!(h.s.request("ping", None, h.at), Err(Refused::NotConnected));
 }
 
@@ -191,7 +191,7 @@ fn what_is_under_way_ends_with_the_connection_or_a_servers_cancel() {
     );
     assert_eq!(h.s.catalog().prompts_got.get("greet"), Some(&Got::Failed("cancelled by the server: too busy".into())));
     // The connection ends: the ping and the listing end with it, not 60 s later.
-    h.event(crate::relay::RelayEvent::Closed { reason: "gone".into() });
+    h.event(crate::relay::RelayEvent::Closed { reason: "gone".into(), asked: false });
     assert!(
         matches!(&h.s.catalog().ping, Some(Got::Failed(why)) if why.contains("connection")),
         "{:?}",

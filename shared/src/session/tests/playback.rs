@@ -74,7 +74,7 @@ fn playback_shows_what_the_live_session_showed_at_every_step() {
     h.flush();
     h.server_says(r#"{"jsonrpc":"2.0","id":7,"result":{"tools":[{"name":"fresh","inputSchema":{}}]}}"#);
     h.event(RelayEvent::Exited { code: Some(0), signal: None });
-    h.event(RelayEvent::Closed { reason: "the server exited".into() });
+    h.event(RelayEvent::Closed { reason: "the server exited".into(), asked: false });
     step(&mut h);
 
     let mut p = Session::for_playback("9.9.9", relay_info());
