@@ -36,37 +36,37 @@ pub fn App() -> impl IntoView {
         <div class="app" on:dragover=panels::recording::on_drag_over on:drop=move |ev| panels::recording::on_drop(store, ev)>
             <panels::header::Header />
             <panels::relay_banner::RelayBanner />
-            <panels::recording::PlaybackBar />
+            {panels::later(panels::recording::playback_bar())}
             <main class="layout">
                 <aside class="sidebar">
                     <panels::connection::ConnectionPanel />
                     <panels::views::ViewTabs />
                     {move || match shown.get() {
                         store::View::Tools => view! { <panels::tools::ToolList /> }.into_any(),
-                        store::View::Resources => view! { <panels::resources::ResourceList /> }.into_any(),
-                        store::View::Prompts => view! { <panels::prompts::PromptList /> }.into_any(),
+                        store::View::Resources => panels::later(panels::resources::resource_list()).into_any(),
+                        store::View::Prompts => panels::later(panels::prompts::prompt_list()).into_any(),
                     }}
-                    <panels::tasks::TasksPanel />
+                    {panels::later(panels::tasks::tasks_panel())}
                 </aside>
                 <section class="workspace">
                     <panels::notices::Notices />
-                    <panels::replay::ReplayPanel />
+                    {panels::later(panels::replay::replay_panel())}
                     {move || match shown.get() {
                         store::View::Tools => view! { <panels::call::CallPanel /> }.into_any(),
-                        store::View::Resources => view! { <panels::resources::ResourcePanel /> }.into_any(),
-                        store::View::Prompts => view! { <panels::prompts::PromptPanel /> }.into_any(),
+                        store::View::Resources => panels::later(panels::resources::resource_panel()).into_any(),
+                        store::View::Prompts => panels::later(panels::prompts::prompt_panel()).into_any(),
                     }}
                 </section>
                 <aside class="timeline-column">
                     <Show when=move || rest.get()>
-                        <panels::timeline::TimelinePanel />
-                        <panels::timeline::LogPanel />
+                        {panels::later(panels::timeline::timeline_panel())}
+                        {panels::later(panels::timeline::log_panel())}
                     </Show>
                 </aside>
             </main>
             <Show when=move || rest.get()>
-                <panels::confirm::ConfirmDialog />
-                <panels::asks::AskDialog />
+                {panels::later(panels::confirm::confirm_dialog())}
+                {panels::later(panels::asks::ask_dialog())}
             </Show>
         </div>
     }

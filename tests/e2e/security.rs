@@ -217,6 +217,28 @@ async fn the_page_is_served_with_a_strict_content_security_policy() -> Result<()
     ensure!(page::call_tool(&b, "get_image", r#"{"width": 64, "height": 32}"#).await? == "ok");
     b.wait_for("[data-testid=result-content][data-content-type=image] img").await?;
     ensure!(page::call_tool(&b, "get_audio", "{}").await? == "ok");
+    // The flow diagram's code is a chunk loaded on first use, under the same policy, and
+    // served like every hashed asset: precompressed, immutable, as wasm.
+    b.id("flow-toggle").await?.click().await?;
+    b.id("flow-view").await?;
+    let fetched = b
+        .client
+        .execute(
+            "return performance.getEntriesByType('resource').map(e => e.name).filter(n => n.endsWith('.wasm'))",
+            vec![],
+        )
+        .await?;
+    let wasm: Vec<String> = serde_json::from_value(fetched)?;
+    let chunk =
+        wasm.iter().find(|n| n.contains("/split_flow_view")).with_context(|| format!("no flow chunk in {wasm:?}"))?;
+    let served = client.get(chunk).header("accept-encoding", "br").send().await?;
+    let h = |name: &str| served.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
+    ensure!(served.status() == 200 && h("content-type") == "application/wasm", "{chunk}: {}", served.status());
+    ensure!(
+        h("content-encoding") == "br" && h("cache-control").contains("immutable"),
+        "{chunk}: {:?}",
+        served.headers()
+    );
     let violations = b.client.execute("return window.__cspViolations", vec![]).await?;
     ensure!(violations == serde_json::json!([]), "the policy blocked: {violations}");
     b.close().await?;

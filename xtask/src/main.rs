@@ -6,7 +6,9 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
+mod budget;
 mod page;
+mod split;
 mod tools;
 mod util;
 
@@ -23,6 +25,7 @@ const USAGE: &str = "usage: cargo xtask <run [-- PLAYGROUND ARGS] | test | bench
          a 100 MB recording (--quick, --calls-only, --pages-only, --recording-only,
          --timeline-only, --filter-only)
   page   build the page only (dist/)
+  size   the page's first load (brotli, against its budget) and the crates of its main wasm
   tools  install only what the tests need (servers, browser, the JSON-Schema-Test-Suite)";
 
 fn main() -> Result<()> {
@@ -34,6 +37,7 @@ fn main() -> Result<()> {
         Some("test") => test(),
         Some("bench") => bench(&rest),
         Some("tools") => tools::ensure_test_tools(),
+        Some("size") => size(),
         Some("page") => {
             tools::ensure_page_tools()?;
             build_page_and(None)
@@ -95,6 +99,9 @@ fn test() -> Result<()> {
     // The end-to-end tests start the real binary.
     let relay = Job::start("relay", &util::cargo_bin(), &["build", "-p", "mcp-playground"], &[])?;
     build_page_and(Some(relay))?;
+    // A size is deterministic: the first load's budget is a test like any other.
+    let first = budget::check(&root().join("dist"), &page::split_main())?;
+    say(&format!("the first load is {} KB of brotli (budget {} KB)", first / 1024, budget::BUDGET / 1024));
     util::cargo(&["fmt", "--all", "--check"])?;
     util::cargo(&["clippy", "--all-targets", "--", "-D", "warnings"])?;
     util::cargo(&["clippy", "-p", "frontend", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"])?;
@@ -107,6 +114,23 @@ fn test() -> Result<()> {
     util::total(passed, failed);
     if failed > 0 {
         bail!("{failed} tests failed");
+    }
+    Ok(())
+}
+
+/// Where the first load's bytes go: its files, and the crates of the main wasm's code.
+fn size() -> Result<()> {
+    tools::ensure_page_tools()?;
+    build_page_and(None)?;
+    let parts = budget::first_load(&root().join("dist"))?;
+    let total: usize = parts.iter().map(|p| p.brotli).sum();
+    say(&format!("first load: {} KB of brotli (budget {} KB)", total / 1024, budget::BUDGET / 1024));
+    for p in &parts {
+        say(&format!("  {:>9} B  {}", p.brotli, p.name));
+    }
+    say("the main wasm's code by crate (function bodies, before wasm-opt):");
+    for (name, share) in budget::code_by_crate(&page::split_main())?.iter().take(15) {
+        say(&format!("  {share:5.1}%  {name}"));
     }
     Ok(())
 }

@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
+use crate::split;
 use crate::tools::path_with_tools;
 use crate::util::{self, Job, root, say};
 
@@ -16,6 +17,8 @@ const PROFILE: &str = "wasm-release";
 const TARGET: &str = "wasm32-unknown-unknown";
 /// Where `index.html` gets the page's stylesheet, icon and script.
 const ASSETS_MARK: &str = "<!-- page assets -->";
+/// Where the split writes the main module and the chunks.
+const SPLIT_DIR: &str = "target/page-split";
 
 /// Starts compiling the frontend for wasm32 (the long part of a page build).
 pub fn compile() -> Result<Job> {
@@ -46,35 +49,45 @@ pub fn bundle() -> Result<()> {
     let _ = std::fs::remove_dir_all(&stage);
     std::fs::create_dir_all(&stage)?;
     let wasm = root.join(format!("target/{TARGET}/{PROFILE}/frontend.wasm"));
+    let split_dir = root.join(SPLIT_DIR);
+    let _ = std::fs::remove_dir_all(&split_dir);
+    std::fs::create_dir_all(&split_dir)?;
+    let parts = split::split(&wasm, &split_dir)?;
     let path = path_with_tools();
+    let (stage_s, main_s) = (show(&stage), show(&parts.main));
     util::run(
         "wasm-bindgen",
-        &["--target", "web", "--no-typescript", "--out-name", "frontend", "--out-dir", &show(&stage), &show(&wasm)],
+        &[
+            "--target",
+            "web",
+            "--no-typescript",
+            "--keep-lld-exports",
+            "--out-name",
+            "frontend",
+            "--out-dir",
+            &stage_s,
+            &main_s,
+        ],
         &[("PATH", &path)],
         None,
     )?;
-    let bg = stage.join("frontend_bg.wasm");
-    let opt = stage.join("frontend_opt.wasm");
-    let (bg_s, opt_s) = (show(&bg), show(&opt));
-    // The features match what Rust's wasm32 target emits by default.
-    let args = [
-        "-Oz",
-        "--enable-bulk-memory",
-        "--enable-mutable-globals",
-        "--enable-nontrapping-float-to-int",
-        "--enable-sign-ext",
-        "--enable-reference-types",
-        "--enable-multivalue",
-        &bg_s,
-        "-o",
-        &opt_s,
-    ];
-    util::run("wasm-opt", &args, &[("PATH", &path)], None)?;
-    std::fs::rename(&opt, &bg)?;
-
-    // Content-hashed names: a new build is never mixed with a cached old one.
-    let js = publish(&stage, "frontend.js", "js")?;
+    // The main module is most of wasm-opt's work: the chunks go beside it on the other core.
+    let link = std::thread::scope(|scope| -> Result<String> {
+        let main = scope.spawn(|| optimize(&stage.join("frontend_bg.wasm"), &path));
+        let mut link = std::fs::read_to_string(&parts.link).context("reading the link module")?;
+        for chunk in &parts.chunks {
+            let name = chunk.file_name().and_then(|n| n.to_str()).context("a chunk without a name")?.to_owned();
+            std::fs::copy(chunk, stage.join(&name))?;
+            optimize(&stage.join(&name), &path)?;
+            // Content-hashed names: a new build is never mixed with a cached old one.
+            let hashed = publish(&stage, &name, "wasm")?;
+            link = link.replace(&format!("\"./{name}\""), &format!("\"./{hashed}\""));
+        }
+        main.join().map_err(|_| anyhow::anyhow!("wasm-opt of the main module panicked"))??;
+        Ok(link)
+    })?;
     let wasm = publish(&stage, "frontend_bg.wasm", "wasm")?;
+    let (js, link) = publish_pair(&stage, link)?;
     std::fs::copy(root.join("frontend/style.css"), stage.join("style.css"))?;
     let css = publish(&stage, "style.css", "css")?;
     std::fs::copy(root.join("frontend/favicon.svg"), stage.join("favicon.svg"))?;
@@ -91,6 +104,7 @@ pub fn bundle() -> Result<()> {
         r#"<link rel="stylesheet" href="/{css}" />
     <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
     <link rel="modulepreload" href="/{js}" />
+    <link rel="modulepreload" href="/{link}" />
     <link rel="preload" href="/{wasm}" as="fetch" type="application/wasm" crossorigin />
     <script type="module" src="/{boot}"></script>"#
     );
@@ -103,6 +117,59 @@ pub fn bundle() -> Result<()> {
     Ok(())
 }
 
+/// The main module as split, before wasm-bindgen: its function names are kept.
+pub fn split_main() -> PathBuf {
+    root().join(SPLIT_DIR).join(split::MAIN)
+}
+
+/// `wasm-opt -Oz` over `file`, in place.
+fn optimize(file: &Path, path: &str) -> Result<()> {
+    let opt = file.with_extension("opt.wasm");
+    let (in_s, out_s) = (show(file), show(&opt));
+    // The features match what Rust's wasm32 target emits by default.
+    let args = [
+        "-Oz",
+        "--enable-bulk-memory",
+        "--enable-mutable-globals",
+        "--enable-nontrapping-float-to-int",
+        "--enable-sign-ext",
+        "--enable-reference-types",
+        "--enable-multivalue",
+        &in_s,
+        "-o",
+        &out_s,
+    ];
+    util::run("wasm-opt", &args, &[("PATH", path)], None)?;
+    std::fs::rename(&opt, file)?;
+    Ok(())
+}
+
+/// The JS glue and the link module import each other, so they are named by one hash of
+/// both: `frontend-H.js` and `split-H.js`. Returns (glue, link) names.
+fn publish_pair(dir: &Path, link: String) -> Result<(String, String)> {
+    let glue = std::fs::read_to_string(dir.join("frontend.js")).context("reading the JS glue")?;
+    // Only the import statement: the imports object keeps the name the wasm asks for.
+    let import = |quote: char| format!("from {quote}{}{quote}", split::LINK);
+    if !glue.contains(&import('\'')) && !glue.contains(&import('"')) {
+        bail!("the JS glue does not import {}", split::LINK);
+    }
+    let hash = fnv(format!("{glue}\u{0}{link}").as_bytes());
+    let (js, split_js) = (format!("frontend-{hash:016x}.js"), format!("split-{hash:016x}.js"));
+    let glue = glue
+        .replace(&import('\''), &format!("from './{split_js}'"))
+        .replace(&import('"'), &format!("from \"./{split_js}\""));
+    let link = link.replace(&format!("\"{}\"", split::GLUE), &format!("\"./{js}\""));
+    std::fs::write(dir.join(&js), glue)?;
+    std::fs::write(dir.join(&split_js), link)?;
+    std::fs::remove_file(dir.join("frontend.js"))?;
+    Ok((js, split_js))
+}
+
+/// FNV-1a: a name that changes with the content, not a security measure.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
+}
+
 fn show(p: &Path) -> String {
     p.to_string_lossy().into_owned()
 }
@@ -111,8 +178,7 @@ fn show(p: &Path) -> String {
 fn publish(dir: &Path, name: &str, ext: &str) -> Result<String> {
     let from: PathBuf = dir.join(name);
     let bytes = std::fs::read(&from).with_context(|| format!("reading {}", from.display()))?;
-    // FNV-1a: a name that changes with the content, not a security measure.
-    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3));
+    let hash = fnv(&bytes);
     let stem = name.trim_end_matches(&format!(".{ext}"));
     let to = format!("{stem}-{:016x}.{ext}", hash);
     std::fs::rename(&from, dir.join(&to))?;

@@ -7,6 +7,12 @@ use shared::apps::DisplayMode;
 
 use crate::store::{FRAME_ID, Store};
 
+/// [`AppViewPanel`], in a chunk of its own loaded on first use.
+#[lazy]
+pub fn app_view_panel() -> AnyView {
+    view! { <AppViewPanel /> }.into_any()
+}
+
 #[component]
 pub fn AppViewPanel() -> impl IntoView {
     let store = expect_context::<Store>();

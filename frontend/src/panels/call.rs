@@ -24,7 +24,7 @@ pub fn CallPanel() -> impl IntoView {
                 Some(tool) => view! { <ToolDetail tool /> }.into_any(),
                 None => view! { <EmptyState /> }.into_any(),
             }}
-            <super::app_view::AppViewPanel />
+            {super::later(super::app_view::app_view_panel())}
             <ResultPane />
         </div>
     }

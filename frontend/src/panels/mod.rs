@@ -24,3 +24,11 @@ pub mod tasks;
 pub mod timeline;
 pub mod tools;
 pub mod views;
+
+use leptos::prelude::*;
+
+/// A part of the page whose code is a chunk of its own (`load`: a `#[lazy]` function's
+/// call), shown once the chunk has arrived: milliseconds on loopback, once per page.
+pub fn later(load: impl Future<Output = AnyView> + Send + 'static) -> impl IntoView {
+    view! { <Suspense>{Suspend::new(load)}</Suspense> }
+}

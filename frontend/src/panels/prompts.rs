@@ -12,6 +12,12 @@ use super::completion::{CompletedField, FieldInfo};
 use super::result::content::ContentItem;
 use crate::store::{ConnState, Store};
 
+/// [`PromptList`], in a chunk of its own loaded on first use.
+#[lazy]
+pub fn prompt_list() -> AnyView {
+    view! { <PromptList /> }.into_any()
+}
+
 #[component]
 pub fn PromptList() -> impl IntoView {
     let store = expect_context::<Store>();
@@ -62,6 +68,12 @@ fn PromptItem(prompt: Prompt) -> impl IntoView {
             })}
         </li>
     }
+}
+
+/// [`PromptPanel`], in a chunk of its own loaded on first use.
+#[lazy]
+pub fn prompt_panel() -> AnyView {
+    view! { <PromptPanel /> }.into_any()
 }
 
 #[component]

@@ -62,6 +62,12 @@ pub fn RecordControls() -> impl IntoView {
 
 /// The playback bar: what is playing, where, and the controls; `replay-mode` says live or
 /// playback either way.
+/// [`PlaybackBar`], in a chunk of its own loaded on first use.
+#[lazy]
+pub fn playback_bar() -> AnyView {
+    view! { <PlaybackBar /> }.into_any()
+}
+
 #[component]
 pub fn PlaybackBar() -> impl IntoView {
     let store = expect_context::<Store>();

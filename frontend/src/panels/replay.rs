@@ -7,6 +7,12 @@ use shared::replay::{ChangeKind, ReplayRow};
 
 use crate::store::{ReplayView, Store};
 
+/// [`ReplayPanel`], in a chunk of its own loaded on first use.
+#[lazy]
+pub fn replay_panel() -> AnyView {
+    view! { <ReplayPanel /> }.into_any()
+}
+
 #[component]
 pub fn ReplayPanel() -> impl IntoView {
     let store = expect_context::<Store>();

@@ -41,8 +41,14 @@ fn place(rows: &[RowView], zoom: f64) -> Vec<Placed> {
     out
 }
 
+/// The diagram, in a chunk of its own loaded on first use.
+#[lazy]
+pub fn flow_view() -> AnyView {
+    view! { <SequenceView /> }.into_any()
+}
+
 #[component]
-pub fn SequenceView() -> impl IntoView {
+fn SequenceView() -> impl IntoView {
     let store = expect_context::<Store>();
     let zoom = RwSignal::new(2.0f64);
     let drawing = move || {

@@ -10,6 +10,12 @@ use shared::timeline::clock;
 
 use crate::store::Store;
 
+/// [`TasksPanel`], in a chunk of its own loaded on first use.
+#[lazy]
+pub fn tasks_panel() -> AnyView {
+    view! { <TasksPanel /> }.into_any()
+}
+
 #[component]
 pub fn TasksPanel() -> impl IntoView {
     let store = expect_context::<Store>();

@@ -40,6 +40,12 @@ struct Slot {
     highlighted: bool,
 }
 
+/// [`TimelinePanel`], in a chunk of its own loaded on first use.
+#[lazy]
+pub fn timeline_panel() -> AnyView {
+    view! { <TimelinePanel /> }.into_any()
+}
+
 #[component]
 pub fn TimelinePanel() -> impl IntoView {
     let store = expect_context::<Store>();
@@ -145,7 +151,8 @@ pub fn TimelinePanel() -> impl IntoView {
                     on:click=move |_| store.download_recording()>"Export"</button>
             </div>
             <Show when=move || flow.get()>
-                <super::sequence::SequenceView />
+                // The flow diagram's code arrives when it is first shown.
+                {super::later(super::sequence::flow_view())}
             </Show>
             <div class="timeline-filters" class:hidden=move || flow.get()>
                 <input class="input" type="search" data-testid="timeline-filter" placeholder="Filter by method or id"
@@ -305,6 +312,12 @@ fn TimelineRow(row: RowView, top: f64, selected: bool, highlighted: bool) -> imp
 }
 
 /// The server's `notifications/message` lines, with their level.
+/// [`LogPanel`], in a chunk of its own loaded on first use.
+#[lazy]
+pub fn log_panel() -> AnyView {
+    view! { <LogPanel /> }.into_any()
+}
+
 #[component]
 pub fn LogPanel() -> impl IntoView {
     let store = expect_context::<Store>();
