@@ -101,8 +101,9 @@ impl RelayRx {
                 Some(Ok(_)) => continue,
                 Some(Err(e)) => return Err(e.into()),
             };
-            // Echoes of our own frames: known by their first bytes, as the relay writes them.
-            if text.starts_with(r#"{"type":"message","direction":"out""#) {
+            // Stamps of our own frames (and a frame the relay wrote of its own): known by
+            // their first bytes, as the relay writes them.
+            if text.starts_with(r#"{"type":"sent""#) || text.starts_with(r#"{"type":"message","direction":"out""#) {
                 continue;
             }
             let env: Envelope = serde_json::from_str(&text)?;

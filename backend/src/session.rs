@@ -10,7 +10,8 @@ use std::sync::Arc;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use shared::recording::{Header, Recorder};
 use shared::relay::{
-    ClientMsg, ConfiguredServer, Limits, OAuthSettings, RELAY_PROTOCOL, RelayEvent, RelayInfo, ServerMsg, Target,
+    ClientMsg, ConfiguredServer, Direction, Limits, OAuthSettings, RELAY_PROTOCOL, RelayEvent, RelayInfo, ServerMsg,
+    Target,
 };
 use shared::revision::ProtocolChoice;
 use tokio::sync::watch;
@@ -20,6 +21,8 @@ use crate::record::RecordFile;
 use crate::upstream::bridge::{Bridge, Setup};
 use crate::upstream::now_ms;
 use crate::upstream::process::Inherit;
+
+mod sends;
 
 /// Most messages written to the page's socket before it is flushed.
 const FLUSH_BATCH: usize = 64;
@@ -78,7 +81,7 @@ where
     Rx: Stream<Item = String> + Unpin,
 {
     let hello = ServerMsg::Hello(config.relay_info());
-    let mut out = Outbox { tx: &mut tx, open: true, recording: None };
+    let mut out = Outbox { tx: &mut tx, open: true, recording: None, sends: sends::Sends::default() };
     out.send(&hello).await;
     out.flush().await;
     let mut bridge = Bridge::new(Setup {
@@ -103,6 +106,9 @@ where
                             said.extend(config.secrets.answer(None, server, now_ms()));
                         }
                         Ok(msg) => {
+                            if let ClientMsg::Send { frame } = &msg {
+                                out.sends.note(frame);
+                            }
                             if let (ClientMsg::Connect { target, .. }, Some(dir)) = (&msg, &config.record_dir)
                                 && !bridge.is_connected()
                             {
@@ -154,6 +160,7 @@ struct Outbox<'a, Tx> {
     tx: &'a mut Tx,
     open: bool,
     recording: Option<RecordFile>,
+    sends: sends::Sends,
 }
 
 impl<Tx: Sink<String> + Unpin> Outbox<'_, Tx> {
@@ -169,7 +176,15 @@ impl<Tx: Sink<String> + Unpin> Outbox<'_, Tx> {
         if !self.open {
             return;
         }
-        let text = serde_json::to_string(msg).expect("relay messages serialize");
+        // A frame the page sent is stamped, not echoed: the page has it.
+        let text = match msg {
+            ServerMsg::Message { direction: Direction::Out, at_ms, size, frame } => match self.sends.written(frame) {
+                Some(n) => serde_json::to_string(&ServerMsg::Sent { n, at_ms: *at_ms, size: *size }),
+                None => serde_json::to_string(msg),
+            },
+            _ => serde_json::to_string(msg),
+        }
+        .expect("relay messages serialize");
         if self.tx.feed(text).await.is_err() {
             self.open = false;
         }

@@ -28,7 +28,10 @@ pub fn App() -> impl IntoView {
     // What a person needs first (the server, the connect control, the tools) is drawn in
     // the first frame; the timeline and the dialog, empty until a call, one frame later.
     let rest = RwSignal::new(false);
-    request_animation_frame(move || rest.set(true));
+    request_animation_frame(move || {
+        rest.set(true);
+        leptos::task::spawn_local(panels::result::preload());
+    });
     shortcuts::install(store);
     // The view shown (rebuilt only when it changes, not on each change of the server).
     let shown = Memo::new(move |_| store.shown_view());
@@ -65,7 +68,7 @@ pub fn App() -> impl IntoView {
                 </aside>
             </main>
             <Show when=move || rest.get()>
-                {panels::later(panels::confirm::confirm_dialog())}
+                <panels::confirm::ConfirmDialog />
                 {panels::later(panels::asks::ask_dialog())}
             </Show>
         </div>

@@ -52,6 +52,8 @@ async fn demo_server_lists_tools_and_echoes() -> Result<()> {
 
     // The flow view draws the same session; clicking an arrow selects its message.
     b.id("flow-toggle").await?.click().await?;
+    // Its code arrives on first use: the drawing is there once the chunk is.
+    b.id("flow-view").await?;
     let marks = b.all("[data-testid=flow-view] .flow-mark").await?;
     let rows = page::timeline(&b).await?.len();
     ensure!(marks.len() == rows, "{} arrows for {rows} rows", marks.len());

@@ -16,9 +16,15 @@ async fn pane(b: &Browser) -> Result<String> {
     let mut parts = vec![state];
     for item in b.all("[data-testid=result-content]").await? {
         let kind = item.attr("data-content-type").await?.unwrap_or_default();
+        // An image or a sound is drawn by code that may still be on its way: its element,
+        // once there.
         let media = match kind.as_str() {
-            "image" => b.all("[data-testid=result-content][data-content-type=image] img").await?.len().to_string(),
-            "audio" => b.all("[data-testid=result-content][data-content-type=audio] audio").await?.len().to_string(),
+            "image" | "audio" => {
+                let element = if kind == "image" { "img" } else { "audio" };
+                let css = format!("[data-testid=result-content][data-content-type={kind}] {element}");
+                b.css(&css).await?;
+                b.all(&css).await?.len().to_string()
+            }
             _ => item.text().await?,
         };
         parts.push(format!("{kind}:{media}"));

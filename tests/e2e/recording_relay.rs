@@ -67,17 +67,38 @@ async fn one_session(pg: &Playground, tool: &str, arguments: Value) -> Result<Ve
     let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "recording-e2e", "version": "1"}
     }});
-    tx.frame(&init.to_string()).await?;
-    read_until(&mut rx, &mut seen, answers(1)).await?;
-    tx.frame(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).await?;
-    tx.frame(r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#).await?;
-    read_until(&mut rx, &mut seen, answers(2)).await?;
+    // The frames sent, in order: the relay stamps each (`sent`, its number) and does not
+    // echo it.
     let call =
         json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": tool, "arguments": arguments}});
-    tx.frame(&call.to_string()).await?;
+    let frames = [
+        init.to_string(),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#.to_owned(),
+        call.to_string(),
+    ];
+    tx.frame(&frames[0]).await?;
+    read_until(&mut rx, &mut seen, answers(1)).await?;
+    tx.frame(&frames[1]).await?;
+    tx.frame(&frames[2]).await?;
+    read_until(&mut rx, &mut seen, answers(2)).await?;
+    tx.frame(&frames[3]).await?;
     read_until(&mut rx, &mut seen, answers(3)).await?;
     tx.command(&json!({"type": "disconnect"})).await?;
     read_until(&mut rx, &mut seen, |m| m["type"] == "event" && m["event"]["kind"] == "closed").await?;
+    ensure!(!seen.iter().any(|m| m["direction"] == "out"), "a frame of ours came back whole");
+    // What the page makes of the stamps: its own frames, at the relay's time.
+    let mut stamped = 0;
+    for m in &mut seen {
+        if m["type"] == "sent" {
+            let frame =
+                m["n"].as_u64().and_then(|n| frames.get(usize::try_from(n).ok()?)).context("a stamp of no send")?;
+            ensure!(m["size"] == frame.len(), "{m}");
+            *m = json!({"type": "message", "direction": "out", "at_ms": m["at_ms"], "size": m["size"], "frame": frame});
+            stamped += 1;
+        }
+    }
+    ensure!(stamped == frames.len(), "{stamped} of {} sends stamped", frames.len());
     Ok(seen)
 }
 

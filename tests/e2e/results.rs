@@ -129,6 +129,8 @@ async fn demo_results_cover_every_state() -> Result<()> {
 
     ensure!(page::call_tool(&b, "get_markdown", "{}").await? == "ok");
     b.css("[data-content-type=text] .seg:nth-child(2)").await?.click().await?;
+    // Markdown's code arrives on first use: the rendering is there once the chunk is.
+    b.css("[data-content-type=text] .markdown").await?;
     ensure!(!b.all("[data-content-type=text] .markdown h3").await?.is_empty(), "markdown not rendered");
     ensure!(b.all("[data-content-type=text] .markdown b").await?.is_empty(), "raw HTML in markdown became HTML");
 

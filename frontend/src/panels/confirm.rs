@@ -30,12 +30,6 @@ pub fn PolicySelect() -> impl IntoView {
     }
 }
 
-/// [`ConfirmDialog`], in a chunk of its own loaded on first use.
-#[lazy]
-pub fn confirm_dialog() -> AnyView {
-    view! { <ConfirmDialog /> }.into_any()
-}
-
 #[component]
 pub fn ConfirmDialog() -> impl IntoView {
     let store = expect_context::<Store>();

@@ -152,8 +152,9 @@ impl Entry {
     /// The entry for what the relay told its page, if it is part of the session.
     pub fn of(msg: &ServerMsg) -> Option<Entry> {
         match msg {
-            // Secrets are never part of a recording.
-            ServerMsg::Hello { .. } | ServerMsg::Secrets { .. } => None,
+            // Secrets are never part of a recording; a stamp without its frame is the page's
+            // (the relay records the frame it wrote).
+            ServerMsg::Hello { .. } | ServerMsg::Secrets { .. } | ServerMsg::Sent { .. } => None,
             ServerMsg::Message { direction, at_ms, frame, .. } => {
                 Some(Entry::Message { at_ms: *at_ms, direction: *direction, frame: frame.clone() })
             }

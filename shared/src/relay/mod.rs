@@ -246,6 +246,9 @@ pub enum ServerMsg {
         size: usize,
         frame: String,
     },
+    /// The page's `n`-th `send` on this socket (counting from 0) was written to the server
+    /// at `at_ms`: its stamp without the frame, which the page already has.
+    Sent { n: u64, at_ms: f64, size: usize },
     /// Something the relay saw that is not an MCP message.
     Event { at_ms: f64, event: RelayEvent },
     /// The values kept for a saved server (empty when none are).

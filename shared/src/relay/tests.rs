@@ -106,6 +106,7 @@ fn server_messages_json_is_pinned() {
             sandbox: Some("http://127.0.0.1:41234".into()),
         }),
         ServerMsg::Message { direction: Direction::In, at_ms: 1.5, size: 2, frame: "{}".into() },
+        ServerMsg::Sent { n: 7, at_ms: 1.75, size: 42 },
         ServerMsg::Event {
             at_ms: 2.0,
             event: RelayEvent::Spawned { pid: Some(42), command: "node".into(), args: vec![] },
@@ -142,12 +143,13 @@ fn server_messages_json_is_pinned() {
         {"type":"hello","protocol":1,"relay_version":"0.1.0","preset":{"transport":"demo"},"limits":{"max_message_bytes":1024,"max_stderr_line_bytes":64},"servers":[]}
         {"type":"hello","protocol":1,"relay_version":"0.1.0","preset":{"transport":"auto","url":"http://127.0.0.1:3001/mcp","headers":{}},"preset_protocol":"2025-03-26","limits":{"max_message_bytes":1024,"max_stderr_line_bytes":64},"servers":[{"name":"files","target":{"transport":"stdio","command":"npx","args":["-y"],"env":{},"cwd":"/srv"},"protocol":"2024-11-05"},{"name":"broken","error":"\"args\" must be an array of strings"}],"recording":true,"playback":true,"sandbox":"http://127.0.0.1:41234"}
         {"type":"message","direction":"in","at_ms":1.5,"size":2,"frame":"{}"}
+        {"type":"sent","n":7,"at_ms":1.75,"size":42}
         {"type":"event","at_ms":2.0,"event":{"kind":"spawned","pid":42,"command":"node","args":[]}}
         {"type":"event","at_ms":3.0,"event":{"kind":"stderr","line":"warn","truncated":false}}
         {"type":"event","at_ms":4.0,"event":{"kind":"invalid_frame","preview":"hello","size":5,"error":"not JSON"}}
         {"type":"event","at_ms":5.0,"event":{"kind":"oversized","direction":"in","size":9,"limit":8}}
         {"type":"event","at_ms":6.0,"event":{"kind":"exited","code":1,"signal":null}}
-        {"type":"event","at_ms":7.0,"event":{"kind":"closed","reason":"disconnected"}}
+        {"type":"event","at_ms":7.0,"event":{"kind":"closed","reason":"disconnected","asked":true}}
         {"type":"event","at_ms":8.0,"event":{"kind":"error","message":"spawn failed"}}
         {"type":"event","at_ms":9.0,"event":{"kind":"connected","transport":"http","url":"http://127.0.0.1:1/mcp","headers":["Authorization: Bearer ••••"]}}
         {"type":"event","at_ms":11.0,"event":{"kind":"note","message":"using legacy SSE"}}
@@ -212,7 +214,7 @@ fn the_pages_reader_refuses_and_says_why() {
     expect![[r#"
         expected ident at line 1 column 2
         missing field `type` at line 1 column 2
-        unknown variant `hi`, expected one of `hello`, `message`, `event`, `secrets` at line 1 column 12
+        unknown variant `hi`, expected one of `hello`, `message`, `sent`, `event`, `secrets` at line 1 column 12
         missing field `type` at line 1 column 14
         unknown field `extra`, expected one of `direction`, `at_ms`, `size`, `frame`
         unknown variant `sideways`, expected `out` or `in`

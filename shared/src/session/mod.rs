@@ -16,6 +16,7 @@ mod state;
 mod tasks;
 #[cfg(test)]
 mod tests;
+mod unstamped;
 mod updates;
 mod views;
 
@@ -109,6 +110,8 @@ pub struct Session {
     requests: requests::Requests,
     /// Connections one after another: what the relay still owes of the one left.
     handover: handover::Handover,
+    /// Frames sent on this socket that the relay has yet to stamp.
+    unstamped: unstamped::Unstamped,
 }
 
 impl Session {
@@ -134,6 +137,7 @@ impl Session {
             view_answers: Vec::new(),
             disconnect_requested: false,
             handover: handover::Handover::default(),
+            unstamped: unstamped::Unstamped::default(),
             last_exit: None,
             out: Vec::new(),
             changed: Changed::default(),
@@ -298,8 +302,10 @@ impl Session {
     pub fn connect_signing_in(&mut self, target: Target, protocol: ProtocolChoice, oauth: OAuthSettings, record: bool) {
         let relay = self.relay.take();
         let roots = std::mem::take(&mut self.roots);
+        // What belongs to the socket, not to the connection, stays.
         let (out, handover) = (std::mem::take(&mut self.out), std::mem::take(&mut self.handover));
-        *self = Self { relay, out, handover, ..Self::new(&self.client_version) };
+        let unstamped = std::mem::take(&mut self.unstamped);
+        *self = Self { relay, out, handover, unstamped, ..Self::new(&self.client_version) };
         self.changed = Changed::ALL;
         self.protocol = protocol;
         self.client = McpClient::with_choice(&self.client_version, protocol);
@@ -341,6 +347,7 @@ impl Session {
     /// The link to the relay itself broke (or was never there).
     pub fn relay_lost(&mut self, reason: &str) {
         self.handover.forget();
+        self.unstamped.reset();
         if self.conn.is_live() {
             self.set_conn(ConnState::Error(reason.into()));
         }
@@ -450,6 +457,14 @@ impl Session {
 
     /// Reads one message of the relay; `now_ms` is the caller's clock (for deadlines).
     pub fn receive(&mut self, msg: ServerMsg, now_ms: f64) {
+        let msg = match msg {
+            // The relay's stamp of a frame of ours: the frame is here.
+            ServerMsg::Sent { n, at_ms, size } => match self.unstamped.stamped(n) {
+                Some(frame) => ServerMsg::Message { direction: Direction::Out, at_ms, size, frame },
+                None => return,
+            },
+            msg => msg,
+        };
         match self.handover.sort(&msg) {
             handover::Verdict::Current => {}
             handover::Verdict::Earlier => return,
@@ -457,6 +472,8 @@ impl Session {
         }
         match msg {
             ServerMsg::Hello(info) => {
+                // Every socket opens with it: its sends count from 0.
+                self.unstamped.reset();
                 self.relay = Some(info);
                 self.changed.relay = true;
             }
@@ -493,7 +510,8 @@ impl Session {
                 self.on_relay_event(event, now_ms);
             }
             // The page's saved servers, not the connection's: the page takes them itself.
-            ServerMsg::Secrets { .. } => {}
+            // (A stamp was made its message above.)
+            ServerMsg::Secrets { .. } | ServerMsg::Sent { .. } => {}
         }
     }
 
@@ -505,6 +523,8 @@ impl Session {
         if !self.conn.is_live() {
             return;
         }
+        // A relay on a socket stamps the frame without echoing it (`ServerMsg::Sent`).
+        self.unstamped.sent(&frame, self.relay.is_some());
         self.out.push(ClientMsg::Send { frame });
     }
 

@@ -43,6 +43,7 @@ fn kinds(msgs: &[ServerMsg]) -> Vec<String> {
             ServerMsg::Message { direction, .. } => format!("{direction:?}").to_lowercase(),
             ServerMsg::Hello { .. } => "hello".into(),
             ServerMsg::Secrets { .. } => "secrets".into(),
+            ServerMsg::Sent { .. } => "sent".into(),
         })
         .collect()
 }

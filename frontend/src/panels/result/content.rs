@@ -8,9 +8,10 @@ use shared::render::media::MediaKind;
 use shared::render::{Body, Item, ItemView, LinkView};
 
 use super::json_tree::JsonTree;
-use super::media::{AudioView, ImageView};
+use super::media::media_view;
 use super::text::TextBlock;
 use crate::download;
+use crate::panels::later;
 use crate::store::Store;
 
 #[component]
@@ -18,8 +19,7 @@ pub fn ContentItem(item: Item) -> impl IntoView {
     let labels = item.badges.labels();
     let inner = match item.view {
         ItemView::Text(t) => view! { <TextBlock text=t name="text.txt".to_owned() /> }.into_any(),
-        ItemView::Media { kind: MediaKind::Image, info, data } => view! { <ImageView info data hint=None /> }.into_any(),
-        ItemView::Media { kind: MediaKind::Audio, info, data } => view! { <AudioView info data hint=None /> }.into_any(),
+        ItemView::Media { kind, info, data } => later(media_view(kind == MediaKind::Image, info, data, None)).into_any(),
         ItemView::Link(link) => view! { <LinkCard link /> }.into_any(),
         ItemView::Resource { uri, mime, body } => view! {
             <div class="resource-card">
@@ -54,11 +54,8 @@ pub fn BodyView(body: Body, uri: String, mime: Option<String>) -> impl IntoView 
             let name = text_file_name(Some(&uri), "resource", mime.as_deref().unwrap_or_default());
             view! { <TextBlock text=t name /> }.into_any()
         }
-        Body::Media { kind: MediaKind::Image, info, data } => {
-            view! { <ImageView info data hint=Some(uri) /> }.into_any()
-        }
-        Body::Media { kind: MediaKind::Audio, info, data } => {
-            view! { <AudioView info data hint=Some(uri) /> }.into_any()
+        Body::Media { kind, info, data } => {
+            later(media_view(kind == MediaKind::Image, info, data, Some(uri))).into_any()
         }
         Body::Download { info, data } => {
             let name = file_name(Some(&uri), "resource", &info.mime);

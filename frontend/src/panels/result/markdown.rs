@@ -4,8 +4,14 @@
 use leptos::prelude::*;
 use shared::render::markdown::{Block, Inline, parse};
 
+/// [`Markdown`], in a chunk of its own (pulldown-cmark with it) loaded on first use.
+#[lazy]
+pub fn markdown_view(text: String) -> AnyView {
+    view! { <Markdown text /> }.into_any()
+}
+
 #[component]
-pub fn Markdown(text: String) -> impl IntoView {
+fn Markdown(text: String) -> impl IntoView {
     view! { <div class="markdown">{blocks(parse(&text))}</div> }
 }
 

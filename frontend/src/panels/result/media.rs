@@ -9,9 +9,19 @@ use wasm_bindgen::JsCast;
 
 use crate::download;
 
+/// An image or a sound, in a chunk of its own loaded on first use.
+#[lazy]
+pub fn media_view(image: bool, info: MediaInfo, data: String, hint: Option<String>) -> AnyView {
+    if image {
+        view! { <ImageView info data hint /> }.into_any()
+    } else {
+        view! { <AudioView info data hint /> }.into_any()
+    }
+}
+
 #[component]
 /// `hint`: where the image came from (a resource's URI), for the name it is saved under.
-pub fn ImageView(info: MediaInfo, data: String, hint: Option<String>) -> impl IntoView {
+fn ImageView(info: MediaInfo, data: String, hint: Option<String>) -> impl IntoView {
     let zoom = RwSignal::new(false);
     let dims = RwSignal::new(None::<(u32, u32)>);
     let broken = RwSignal::new(false);
@@ -48,7 +58,7 @@ pub fn ImageView(info: MediaInfo, data: String, hint: Option<String>) -> impl In
 
 #[component]
 /// `hint`: where the audio came from (a resource's URI), for the name it is saved under.
-pub fn AudioView(info: MediaInfo, data: String, hint: Option<String>) -> impl IntoView {
+fn AudioView(info: MediaInfo, data: String, hint: Option<String>) -> impl IntoView {
     let duration = RwSignal::new(None::<f64>);
     let file = file_name(hint.as_deref(), "audio", &info.mime);
     let mime = info.mime.clone();

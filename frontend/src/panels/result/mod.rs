@@ -24,6 +24,13 @@ use super::json::pretty;
 use crate::download;
 use crate::store::{CallState, Store};
 
+/// Fetches the code of images, audio and Markdown while the page is idle after its first
+/// screen, so that the first such result shows at once.
+pub async fn preload() {
+    media::__preload_media_view().await;
+    markdown::__preload_markdown_view().await;
+}
+
 /// Raw responses larger than this are pretty-printed only when opened.
 const EAGER_RAW_BYTES: usize = 256 * 1024;
 

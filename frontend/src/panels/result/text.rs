@@ -6,7 +6,6 @@ use shared::render::TextView;
 use shared::render::media::human_size;
 
 use super::json_tree::JsonTree;
-use super::markdown::Markdown;
 use crate::download;
 
 #[derive(Clone, Copy, PartialEq)]
@@ -31,7 +30,9 @@ pub fn TextBlock(text: TextView, name: String) -> impl IntoView {
     };
     let body = move || match mode.get() {
         Mode::Json => text.with_value(|t| t.json.clone()).map(|v| view! { <JsonTree value=v /> }.into_any()),
-        Mode::Markdown => Some(text.with_value(|t| view! { <Markdown text=t.text.clone() /> }.into_any())),
+        Mode::Markdown => {
+            Some(crate::panels::later(super::markdown::markdown_view(text.with_value(|t| t.text.clone()))).into_any())
+        }
         Mode::Text => Some(
             text.with_value(|t| {
                 let shown = if show_all.get() { t.text.clone() } else { t.preview().to_owned() };

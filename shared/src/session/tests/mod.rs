@@ -592,5 +592,6 @@ mod catalog;
 mod handover;
 mod playback;
 mod protocol;
+mod stamps;
 mod stateless;
 mod tasks;
