@@ -179,10 +179,11 @@ async fn run(plan: &Plan) -> Result<Table> {
     }
 
     // The pages, in Chromium.
-    let ours = ("[data-testid=connect-button]", pg.url.clone());
-    let mut pages = vec![ours];
+    // Ours draws its timeline with code loaded after the first screen.
+    let ours = ("[data-testid=connect-button]", Some("[data-testid=timeline]"), pg.url.clone());
+    let mut pages: Vec<page::Page> = vec![ours];
     if let Some(i) = &inspector {
-        pages.push(("input[role=switch][aria-label^='Connect or disconnect']", format!("{}/", i.base)));
+        pages.push(("input[role=switch][aria-label^='Connect or disconnect']", None, format!("{}/", i.base)));
     }
     let loads = page::loads(&pages, plan.page_rounds).await?;
     let median = |v: &[page::Load], f: fn(&page::Load) -> f64| {
@@ -195,8 +196,12 @@ async fn run(plan: &Plan) -> Result<Table> {
         let of = |i: usize, f: fn(&page::Load) -> f64| loads.get(i).map(|(c, w)| median(if cold { c } else { w }, f));
         let kb = |l: &page::Load| l.bytes / 1000.0;
         let ms = |l: &page::Load| l.ms;
+        let first = |l: &page::Load| l.first_bytes / 1000.0;
+        let later = |l: &page::Load| l.later_ms.unwrap_or(f64::NAN);
         table.push(Row::page(&format!("page bytes on the wire, {label}, KB"), of(0, kb), of(1, kb)));
+        table.push(Row::page(&format!("bytes before the control shows, {label}, KB"), of(0, first), of(1, first)));
         table.push(Row::page(&format!("connect control shown, {label}, ms"), of(0, ms), of(1, ms)));
+        table.push(Row::page(&format!("first lazy chunk drawn (timeline), {label}, ms"), of(0, later), None));
     }
     drop(inspector);
     drop(pg);

@@ -14,40 +14,51 @@ pub const NO_INTERNET: &str =
     "--host-resolver-rules=MAP fonts.googleapis.com ~NOTFOUND, MAP fonts.gstatic.com ~NOTFOUND";
 
 /// Installed in every new document before the page's own scripts: notes when `selector`
-/// first matches (after the task that inserted it, as a person would first see it).
-fn watch_script(selector: &str) -> String {
+/// first matches (after the task that inserted it, as a person would first see it), and
+/// when `later` does (a part drawn by code loaded on first use).
+fn watch_script(selector: &str, later: Option<&str>) -> String {
     format!(
         r#"(() => {{
   const sel = {sel};
+  const later = {later};
   const check = () => {{
     if (window.__shownAt === undefined && document.querySelector(sel)) window.__shownAt = performance.now();
+    if (later && window.__laterAt === undefined && document.querySelector(later)) window.__laterAt = performance.now();
   }};
   new MutationObserver(check).observe(document, {{ childList: true, subtree: true }});
 }})();"#,
-        sel = serde_json::to_string(selector).unwrap_or_default()
+        sel = serde_json::to_string(selector).unwrap_or_default(),
+        later = serde_json::to_string(&later).unwrap_or_default()
     )
 }
 
-/// When the control appeared (ms after navigation started) and the bytes fetched a second
-/// later (headers included, as on the wire); `null` until it appeared.
+/// When the control appeared (ms after navigation started), the bytes fetched by then and
+/// a second later (headers included, as on the wire), and when the later part appeared;
+/// `null` until the control appeared.
 const SHOWN_SCRIPT: &str = r#"
 const done = arguments[arguments.length - 1];
 if (window.__shownAt === undefined) { done(null); } else {
   setTimeout(() => {
-    let total = 0;
-    for (const e of performance.getEntriesByType('navigation')) total += e.transferSize;
-    for (const e of performance.getEntriesByType('resource')) total += e.transferSize;
+    let total = 0, first = 0;
+    for (const e of performance.getEntriesByType('navigation')) { total += e.transferSize; first += e.transferSize; }
+    for (const e of performance.getEntriesByType('resource')) {
+      total += e.transferSize;
+      if (e.responseEnd <= window.__shownAt) first += e.transferSize;
+    }
     const fetched = performance.getEntriesByType('resource').map(e => [e.name.split('/').pop().split('?')[0], Math.round(e.responseEnd)]);
-    done({ at: window.__shownAt, bytes: total, fetched });
+    done({ at: window.__shownAt, bytes: total, first, later: window.__laterAt ?? null, fetched });
   }, 1000);
 }
 "#;
 
-/// One page load: ms to the control, bytes fetched.
+/// One page load: ms to the control, bytes fetched (by then, and in all), ms to the part
+/// drawn by code loaded on first use.
 #[derive(Debug, Clone, Copy)]
 pub struct Load {
     pub ms: f64,
     pub bytes: f64,
+    pub first_bytes: f64,
+    pub later_ms: Option<f64>,
 }
 
 /// Loads `url` in `b` (started with an eager `goto`, watching for the control).
@@ -74,18 +85,23 @@ pub async fn load(b: &Browser, url: &str) -> Result<Load> {
     if std::env::var_os("BENCH_VERBOSE").is_some() {
         tests::say(&format!("{url}: control at {ms:.0} ms; resources done at {}", out["fetched"]));
     }
-    Ok(Load { ms, bytes })
+    let first_bytes = out["first"].as_f64().context("no first byte count")?;
+    Ok(Load { ms, bytes, first_bytes, later_ms: out["later"].as_f64() })
 }
+
+/// A page to load: its control's selector, the selector of a part drawn by code loaded on
+/// first use (if it has one), its URL.
+pub type Page = (&'static str, Option<&'static str>, String);
 
 /// `rounds` cold loads (a new browser profile each) and as many warm ones (the same
 /// browser again, its cache filled), alternating between the pages so both see the same
 /// machine. Returns, per page, (cold, warm).
-pub async fn loads(pages: &[(&str, String)], rounds: usize) -> Result<Vec<(Vec<Load>, Vec<Load>)>> {
+pub async fn loads(pages: &[Page], rounds: usize) -> Result<Vec<(Vec<Load>, Vec<Load>)>> {
     let mut out = vec![(Vec::new(), Vec::new()); pages.len()];
     for _ in 0..rounds {
-        for (i, (selector, url)) in pages.iter().enumerate() {
+        for (i, (selector, later, url)) in pages.iter().enumerate() {
             let b = Browser::start_with(&[NO_INTERNET], true).await?;
-            b.on_new_document(&watch_script(selector)).await?;
+            b.on_new_document(&watch_script(selector, *later)).await?;
             let cold = load(&b, url).await?;
             let warm = load(&b, url).await?;
             b.close().await?;
