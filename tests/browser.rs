@@ -153,6 +153,14 @@ impl Browser {
         Ok(())
     }
 
+    /// Fails every request whose URL matches one of `patterns` (`*` matches anything), as a
+    /// network that lost them would (DevTools `Network.setBlockedURLs`).
+    pub async fn block_urls(&self, patterns: &[&str]) -> Result<()> {
+        self.cdp("Network.enable", json!({})).await?;
+        self.cdp("Network.setBlockedURLs", json!({"urls": patterns})).await?;
+        Ok(())
+    }
+
     /// Every URL of this tab's history, oldest first (DevTools `Page.getNavigationHistory`).
     pub async fn history(&self) -> Result<Vec<String>> {
         let history = self.cdp("Page.getNavigationHistory", json!({})).await?;

@@ -56,3 +56,24 @@ async fn a_failed_first_connection_leaves_the_form_filled_and_says_why() -> Resu
     b.close().await?;
     Ok(())
 }
+
+/// A part whose code cannot be fetched (here the flow diagram's chunk) says so in its place
+/// and offers a reload, and the rest of the page goes on: a failed load is never a panic,
+/// which would stop the whole page.
+#[tokio::test]
+async fn a_part_whose_code_cannot_be_fetched_says_so_and_the_page_goes_on() -> Result<()> {
+    let pg = Playground::start(&[])?;
+    let b = Browser::start().await?;
+    b.block_urls(&["*split_flow_view*"]).await?;
+    b.client.goto(&pg.url).await?;
+    page::connect(&b).await?;
+    b.id("flow-toggle").await?.click().await?;
+    let said = b.id("part-failed").await?.text().await?.to_lowercase();
+    ensure!(said.contains("could not be loaded from the playground") && said.contains("reload"), "{said}");
+    b.screenshot("part-failed").await?;
+    b.id("flow-toggle").await?;
+    ensure!(page::call_tool(&b, "echo", r#"{"message": "still here"}"#).await? == "ok", "the page stopped");
+    ensure!(page::result_texts(&b).await?.iter().any(|t| t.contains("still here")));
+    b.close().await?;
+    Ok(())
+}

@@ -37,7 +37,16 @@ pub fn up_to_date() -> bool {
     let root = root();
     let built = root.join("dist/index.html.br");
     let Some(built) = std::fs::metadata(&built).and_then(|m| m.modified()).ok() else { return false };
-    let sources = ["frontend", "shared/src", "shared/Cargo.toml", "index.html", "Cargo.lock", "Cargo.toml"];
+    let sources = [
+        "frontend",
+        "shared/src",
+        "shared/Cargo.toml",
+        "index.html",
+        "Cargo.lock",
+        "Cargo.toml",
+        ".cargo",
+        "xtask/src",
+    ];
     sources.iter().filter_map(|s| newest(&root.join(s))).all(|t| t < built)
 }
 
@@ -81,7 +90,11 @@ pub fn bundle() -> Result<()> {
             optimize(&stage.join(&name), &path)?;
             // Content-hashed names: a new build is never mixed with a cached old one.
             let hashed = publish(&stage, &name, "wasm")?;
-            link = link.replace(&format!("\"./{name}\""), &format!("\"./{hashed}\""));
+            let named = format!("\"./{name}\"");
+            if !link.contains(&named) {
+                bail!("the link module does not fetch {name} as {named}");
+            }
+            link = link.replace(&named, &format!("\"./{hashed}\""));
         }
         main.join().map_err(|_| anyhow::anyhow!("wasm-opt of the main module panicked"))??;
         Ok(link)

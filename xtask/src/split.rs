@@ -1,4 +1,4 @@
-//! The page's wasm cut at its `#[lazy]` functions into a main module and chunks loaded on
+//! The page's wasm cut at its split points (`lazy_view!`) into a main module and chunks loaded on
 //! first use (`wasm_split_cli_support`, the splitter `cargo-leptos --split` runs). The
 //! compiled wasm keeps its relocations for this (`.cargo/config.toml`).
 

@@ -158,9 +158,19 @@ async fn write_frames(mut stdin: tokio::process::ChildStdin, mut frames: queue::
             stdin.flush().await
         };
         if let Err(e) = written.await {
-            let message =
-                format!("could not write to the server's stdin ({e}): the messages just shown were not delivered");
-            let _ = events.send(UpstreamEvent::Relay { at_ms: now_ms(), event: RelayEvent::Error { message } }).await;
+            // A closed pipe is a server that has gone (or is going): its exit, with its
+            // code and last stderr line, is the reason to give, and it follows. Said as
+            // an error first, it stood in for that reason whenever the write lost the race.
+            let event = if e.kind() == std::io::ErrorKind::BrokenPipe {
+                RelayEvent::Note {
+                    message: "the server closed its stdin: the messages just shown were not delivered".into(),
+                }
+            } else {
+                let message =
+                    format!("could not write to the server's stdin ({e}): the messages just shown were not delivered");
+                RelayEvent::Error { message }
+            };
+            let _ = events.send(UpstreamEvent::Relay { at_ms: now_ms(), event }).await;
             return;
         }
         drop(shares);

@@ -7,11 +7,10 @@ use shared::apps::DisplayMode;
 
 use crate::store::{FRAME_ID, Store};
 
-/// [`AppViewPanel`], in a chunk of its own loaded on first use.
-#[lazy]
-pub fn app_view_panel() -> AnyView {
-    view! { <AppViewPanel /> }.into_any()
-}
+lazy_view!(
+    /// [`AppViewPanel`], in a chunk of its own loaded on first use.
+    app_view_panel() => view! { <AppViewPanel /> }.into_any()
+);
 
 #[component]
 pub fn AppViewPanel() -> impl IntoView {

@@ -13,13 +13,12 @@ use super::json::pretty;
 use crate::args::ArgsState;
 use crate::store::Store;
 
-/// The dialog of the oldest request waiting, if any.
-/// [`AskDialog`], in a chunk of its own loaded on first use.
-#[lazy]
-pub fn ask_dialog() -> AnyView {
-    view! { <AskDialog /> }.into_any()
-}
+lazy_view!(
+    /// [`AskDialog`], in a chunk of its own loaded on first use.
+    ask_dialog() => view! { <AskDialog /> }.into_any()
+);
 
+/// The dialog of the oldest request waiting, if any.
 #[component]
 pub fn AskDialog() -> impl IntoView {
     let store = expect_context::<Store>();

@@ -12,11 +12,10 @@ use super::completion::{CompletedField, FieldInfo};
 use super::result::content::ContentItem;
 use crate::store::{ConnState, Store};
 
-/// [`PromptList`], in a chunk of its own loaded on first use.
-#[lazy]
-pub fn prompt_list() -> AnyView {
-    view! { <PromptList /> }.into_any()
-}
+lazy_view!(
+    /// [`PromptList`], in a chunk of its own loaded on first use.
+    prompt_list() => view! { <PromptList /> }.into_any()
+);
 
 #[component]
 pub fn PromptList() -> impl IntoView {
@@ -70,11 +69,10 @@ fn PromptItem(prompt: Prompt) -> impl IntoView {
     }
 }
 
-/// [`PromptPanel`], in a chunk of its own loaded on first use.
-#[lazy]
-pub fn prompt_panel() -> AnyView {
-    view! { <PromptPanel /> }.into_any()
-}
+lazy_view!(
+    /// [`PromptPanel`], in a chunk of its own loaded on first use.
+    prompt_panel() => view! { <PromptPanel /> }.into_any()
+);
 
 #[component]
 pub fn PromptPanel() -> impl IntoView {

@@ -60,14 +60,13 @@ pub fn RecordControls() -> impl IntoView {
     }
 }
 
+lazy_view!(
+    /// [`PlaybackBar`], in a chunk of its own loaded on first use.
+    playback_bar() => view! { <PlaybackBar /> }.into_any()
+);
+
 /// The playback bar: what is playing, where, and the controls; `replay-mode` says live or
 /// playback either way.
-/// [`PlaybackBar`], in a chunk of its own loaded on first use.
-#[lazy]
-pub fn playback_bar() -> AnyView {
-    view! { <PlaybackBar /> }.into_any()
-}
-
 #[component]
 pub fn PlaybackBar() -> impl IntoView {
     let store = expect_context::<Store>();

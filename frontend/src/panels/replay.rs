@@ -7,11 +7,10 @@ use shared::replay::{ChangeKind, ReplayRow};
 
 use crate::store::{ReplayView, Store};
 
-/// [`ReplayPanel`], in a chunk of its own loaded on first use.
-#[lazy]
-pub fn replay_panel() -> AnyView {
-    view! { <ReplayPanel /> }.into_any()
-}
+lazy_view!(
+    /// [`ReplayPanel`], in a chunk of its own loaded on first use.
+    replay_panel() => view! { <ReplayPanel /> }.into_any()
+);
 
 #[component]
 pub fn ReplayPanel() -> impl IntoView {

@@ -12,11 +12,10 @@ use super::completion::{CompletedField, FieldInfo};
 use super::result::content::BodyView;
 use crate::store::{ConnState, Picked, ReadState, Store};
 
-/// [`ResourceList`], in a chunk of its own loaded on first use.
-#[lazy]
-pub fn resource_list() -> AnyView {
-    view! { <ResourceList /> }.into_any()
-}
+lazy_view!(
+    /// [`ResourceList`], in a chunk of its own loaded on first use.
+    resource_list() => view! { <ResourceList /> }.into_any()
+);
 
 #[component]
 pub fn ResourceList() -> impl IntoView {
@@ -131,13 +130,12 @@ fn TemplateItem(template: ResourceTemplate) -> impl IntoView {
     }
 }
 
-/// The picked resource or template.
-/// [`ResourcePanel`], in a chunk of its own loaded on first use.
-#[lazy]
-pub fn resource_panel() -> AnyView {
-    view! { <ResourcePanel /> }.into_any()
-}
+lazy_view!(
+    /// [`ResourcePanel`], in a chunk of its own loaded on first use.
+    resource_panel() => view! { <ResourcePanel /> }.into_any()
+);
 
+/// The picked resource or template.
 #[component]
 pub fn ResourcePanel() -> impl IntoView {
     let store = expect_context::<Store>();

@@ -41,11 +41,10 @@ fn place(rows: &[RowView], zoom: f64) -> Vec<Placed> {
     out
 }
 
-/// The diagram, in a chunk of its own loaded on first use.
-#[lazy]
-pub fn flow_view() -> AnyView {
-    view! { <SequenceView /> }.into_any()
-}
+lazy_view!(
+    /// [`SequenceView`], in a chunk of its own loaded on first use.
+    flow_view() => view! { <SequenceView /> }.into_any()
+);
 
 #[component]
 fn SequenceView() -> impl IntoView {

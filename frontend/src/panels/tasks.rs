@@ -10,11 +10,10 @@ use shared::timeline::clock;
 
 use crate::store::Store;
 
-/// [`TasksPanel`], in a chunk of its own loaded on first use.
-#[lazy]
-pub fn tasks_panel() -> AnyView {
-    view! { <TasksPanel /> }.into_any()
-}
+lazy_view!(
+    /// [`TasksPanel`], in a chunk of its own loaded on first use.
+    tasks_panel() => view! { <TasksPanel /> }.into_any()
+);
 
 #[component]
 pub fn TasksPanel() -> impl IntoView {

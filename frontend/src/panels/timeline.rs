@@ -40,11 +40,10 @@ struct Slot {
     highlighted: bool,
 }
 
-/// [`TimelinePanel`], in a chunk of its own loaded on first use.
-#[lazy]
-pub fn timeline_panel() -> AnyView {
-    view! { <TimelinePanel /> }.into_any()
-}
+lazy_view!(
+    /// [`TimelinePanel`], in a chunk of its own loaded on first use.
+    timeline_panel() => view! { <TimelinePanel /> }.into_any()
+);
 
 #[component]
 pub fn TimelinePanel() -> impl IntoView {
@@ -311,13 +310,12 @@ fn TimelineRow(row: RowView, top: f64, selected: bool, highlighted: bool) -> imp
     }
 }
 
-/// The server's `notifications/message` lines, with their level.
-/// [`LogPanel`], in a chunk of its own loaded on first use.
-#[lazy]
-pub fn log_panel() -> AnyView {
-    view! { <LogPanel /> }.into_any()
-}
+lazy_view!(
+    /// [`LogPanel`], in a chunk of its own loaded on first use.
+    log_panel() => view! { <LogPanel /> }.into_any()
+);
 
+/// The server's `notifications/message` lines, with their level.
 #[component]
 pub fn LogPanel() -> impl IntoView {
     let store = expect_context::<Store>();

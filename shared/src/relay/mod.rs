@@ -18,8 +18,9 @@ pub use auth::{AuthExchange, AuthState, OAuthSettings};
 pub use secrets::Secrets;
 pub use transport::Transport;
 
-/// Version of this wire protocol; the relay states it in [`ServerMsg::Hello`].
-pub const RELAY_PROTOCOL: u32 = 1;
+/// Version of this wire protocol; the relay states it in [`ServerMsg::Hello`]. 2: the
+/// page's own frames are stamped (`sent`), not echoed.
+pub const RELAY_PROTOCOL: u32 = 2;
 
 /// Why a wire message of ours could not be read.
 pub type ReadError = serde_json::Error;

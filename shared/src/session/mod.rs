@@ -465,6 +465,9 @@ impl Session {
             },
             msg => msg,
         };
+        if matches!(msg, ServerMsg::Event { event: crate::relay::RelayEvent::Closed { .. }, .. }) {
+            self.unstamped.closed();
+        }
         match self.handover.sort(&msg) {
             handover::Verdict::Current => {}
             handover::Verdict::Earlier => return,
@@ -524,7 +527,7 @@ impl Session {
             return;
         }
         // A relay on a socket stamps the frame without echoing it (`ServerMsg::Sent`).
-        self.unstamped.sent(&frame, self.relay.is_some());
+        self.unstamped.sent(&frame, self.relay.is_some() && !self.playback);
         self.out.push(ClientMsg::Send { frame });
     }
 

@@ -2,7 +2,7 @@
 //! page sent: it says `sent` with the frame's number on the socket, when, and its size, and
 //! the page takes the frame from here. Numbers count every `send` on the socket, so one
 //! the relay refused (too large, not connected) leaves a gap; what is never stamped is
-//! dropped after [`MAX_UNSTAMPED`] later sends.
+//! dropped when its connection closes, or when more than [`MAX_UNSTAMPED`] wait.
 
 use std::collections::BTreeMap;
 
@@ -35,6 +35,12 @@ impl Unstamped {
         self.frames.remove(&n)
     }
 
+    /// The connection closed: the relay wrote (and stamped) all it was going to before it
+    /// said so, so a frame still waiting was refused and never will be. The count goes on.
+    pub fn closed(&mut self) {
+        self.frames.clear();
+    }
+
     /// A new socket counts from 0.
     pub fn reset(&mut self) {
         *self = Self::default();
@@ -54,6 +60,11 @@ mod tests {
         assert_eq!(u.stamped(2).as_deref(), Some("c"));
         assert_eq!(u.stamped(0).as_deref(), Some("a"));
         assert_eq!(u.stamped(0), None, "once");
+        u.sent("never written", true);
+        u.closed();
+        assert_eq!(u.stamped(3), None, "a close drops what was refused");
+        u.sent("after", true);
+        assert_eq!(u.stamped(4).as_deref(), Some("after"), "the count goes on");
         u.reset();
         u.sent("d", true);
         assert_eq!(u.stamped(0).as_deref(), Some("d"), "a new socket counts from 0");

@@ -176,3 +176,27 @@ async fn signing_out_forgets_the_tokens_of_that_server_and_says_so() {
     assert!(hub.store.find(other).is_some(), "another server's stay");
     assert!(!b.is_connected());
 }
+
+/// A server that closed its stdin: the write fails with a broken pipe, which is no error of
+/// its own (said as one, it once stood in for the exit's reason): a note, then the exit
+/// with its code, then the close.
+#[tokio::test]
+async fn a_closed_stdin_is_a_note_and_the_exit_gives_the_reason() {
+    let mut b = Bridge::new(setup(None));
+    let mut said = Vec::new();
+    b.handle(connect(sh("exec 0<&-; echo gone >&2; sleep 0.3; exit 3")), &mut said).await;
+    assert_eq!(kinds(&said), ["spawned"]);
+    // Enough bytes that the write cannot fit in a pipe nobody reads.
+    let big =
+        format!(r#"{{"jsonrpc":"2.0","method":"notifications/x","params":{{"pad":"{}"}}}}"#, "x".repeat(256 * 1024));
+    b.handle(ClientMsg::Send { frame: big }, &mut said).await;
+    let said = until(&mut b, |s| kinds(s).contains(&"closed".to_owned())).await;
+    let k = kinds(&said);
+    assert!(!k.contains(&"error".to_owned()), "{k:?}");
+    assert!(k.contains(&"note".to_owned()), "{k:?}");
+    let exited = said.iter().find_map(|m| match m {
+        ServerMsg::Event { event: RelayEvent::Exited { code, .. }, .. } => Some(*code),
+        _ => None,
+    });
+    assert_eq!(exited, Some(Some(3)), "{k:?}");
+}

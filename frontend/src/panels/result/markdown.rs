@@ -4,11 +4,10 @@
 use leptos::prelude::*;
 use shared::render::markdown::{Block, Inline, parse};
 
-/// [`Markdown`], in a chunk of its own (pulldown-cmark with it) loaded on first use.
-#[lazy]
-pub fn markdown_view(text: String) -> AnyView {
-    view! { <Markdown text /> }.into_any()
-}
+lazy_view!(
+    /// [`Markdown`], in a chunk of its own (pulldown-cmark with it) loaded on first use.
+    markdown_view(text: String) => view! { <Markdown text /> }.into_any()
+);
 
 #[component]
 fn Markdown(text: String) -> impl IntoView {

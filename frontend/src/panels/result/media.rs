@@ -9,15 +9,14 @@ use wasm_bindgen::JsCast;
 
 use crate::download;
 
-/// An image or a sound, in a chunk of its own loaded on first use.
-#[lazy]
-pub fn media_view(image: bool, info: MediaInfo, data: String, hint: Option<String>) -> AnyView {
-    if image {
+lazy_view!(
+    /// An image or a sound, in a chunk of its own loaded on first use.
+    media_view(image: bool, info: MediaInfo, data: String, hint: Option<String>) => if image {
         view! { <ImageView info data hint /> }.into_any()
     } else {
         view! { <AudioView info data hint /> }.into_any()
     }
-}
+);
 
 #[component]
 /// `hint`: where the image came from (a resource's URI), for the name it is saved under.

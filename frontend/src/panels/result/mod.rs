@@ -27,8 +27,9 @@ use crate::store::{CallState, Store};
 /// Fetches the code of images, audio and Markdown while the page is idle after its first
 /// screen, so that the first such result shows at once.
 pub async fn preload() {
-    media::__preload_media_view().await;
-    markdown::__preload_markdown_view().await;
+    // A failure here is said where the part would show, if it is ever needed.
+    let _ = media::media_view::preload().await;
+    let _ = markdown::markdown_view::preload().await;
 }
 
 /// Raw responses larger than this are pretty-printed only when opened.

@@ -1,20 +1,37 @@
-//! One connection after another: a connect made before the relay has closed the one
-//! before waits for that close, and nothing of the earlier connection reaches it.
+//! A connection that fails, and one after another: a connect made before the relay has
+//! closed the one before waits for that close, and nothing of the earlier connection
+//! reaches it.
 
 use super::Harness;
 use crate::relay::{ClientMsg, RelayEvent, Target};
 use crate::session::ConnState;
 
-/// Connect clicked again before the relay has closed the failed connection: the new one
-/// waits for that close, and nothing of the old one (its late frames, its close) ends it.
-#[test]
-fn a_connect_right_after_a_failure_waits_for_the_close_of_the_one_before() {
+/// A session whose server refused `initialize`.
+fn refused_initialize() -> Harness {
     let mut h = Harness::new();
     h.s.connect_with(Target::Demo, crate::session::tests_pin(), true);
     h.flush();
     h.event(RelayEvent::Spawned { pid: None, command: "d".into(), args: vec![] });
     h.flush();
     h.server_says(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Unsupported protocol version"}}"#);
+    h
+}
+
+#[test]
+fn initialize_refused_is_an_error_and_disconnects() {
+    let mut h = refused_initialize();
+    assert_eq!(h.s.conn(), &ConnState::Error("initialize failed: Unsupported protocol version (-32602)".into()));
+    let (_, others, _) = h.flush();
+    assert_eq!(others, [ClientMsg::Disconnect {}]);
+    h.event(RelayEvent::Closed { reason: "disconnected".into(), asked: true });
+    assert!(matches!(h.s.conn(), ConnState::Error(e) if e.contains("Unsupported")), "the error stays");
+}
+
+/// Connect clicked again before the relay has closed the failed connection: the new one
+/// waits for that close, and nothing of the old one (its late frames, its close) ends it.
+#[test]
+fn a_connect_right_after_a_failure_waits_for_the_close_of_the_one_before() {
+    let mut h = refused_initialize();
     assert_eq!(h.flush().1, [ClientMsg::Disconnect {}]);
     h.s.connect_with(Target::Demo, crate::session::tests_pin(), true);
     assert_eq!(h.s.conn(), &ConnState::Connecting);

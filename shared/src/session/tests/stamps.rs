@@ -32,6 +32,18 @@ fn a_stamp_makes_the_row_of_the_frame_sent_once() {
 }
 
 #[test]
+fn a_close_drops_what_the_relay_never_wrote() {
+    let mut h = Harness::connected(serde_json::json!([]));
+    h.s.receive(ServerMsg::Hello(super::playback::relay_info()), h.at);
+    h.s.ping(h.at).expect("a ping");
+    assert_eq!(sent(&mut h).len(), 1, "send 0, refused by the relay");
+    h.event(RelayEvent::Closed { reason: "the server exited".into(), asked: false });
+    let rows = h.s.timeline().rows().len();
+    h.feed(ServerMsg::Sent { n: 0, at_ms: 9.0, size: 1 });
+    assert_eq!(h.s.timeline().rows().len(), rows, "nothing waits after the close");
+}
+
+#[test]
 fn a_new_socket_counts_from_zero_and_a_frame_the_relay_wrote_comes_whole() {
     let mut h = Harness::connected(serde_json::json!([{"name": "a", "inputSchema": {"type": "object"}}]));
     // The page's socket opened again: every socket begins with hello.
@@ -41,6 +53,9 @@ fn a_new_socket_counts_from_zero_and_a_frame_the_relay_wrote_comes_whole() {
     assert_eq!(ping.len(), 1);
     h.feed(ServerMsg::Sent { n: 0, at_ms: 2.0, size: ping[0].len() });
     assert_eq!(h.s.timeline().rows().last().map(|r| r.raw.as_str()), Some(ping[0].as_str()));
+    // A second frame, not yet stamped when the socket is lost.
+    h.s.ping(h.at).expect("a ping");
+    assert_eq!(sent(&mut h).len(), 1);
     let before = h.s.timeline().rows().len();
     h.s.relay_lost("gone");
     h.feed(ServerMsg::Sent { n: 1, at_ms: 3.0, size: 1 });
