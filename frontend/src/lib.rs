@@ -26,11 +26,19 @@ pub fn App() -> impl IntoView {
     // The clock of pending calls: timeouts are checked a few times a second.
     let _ = set_interval_with_handle(move || store.tick(), std::time::Duration::from_millis(200));
     // What a person needs first (the server, the connect control, the tools) is drawn in
-    // the first frame; the timeline and the dialog, empty until a call, one frame later.
+    // the first frame. The rest, whose code is fetched apart, once the relay has said
+    // hello, a frame later: fetched at once, its chunks held up the socket's first
+    // messages, and with them the first screen.
     let rest = RwSignal::new(false);
-    request_animation_frame(move || {
-        rest.set(true);
-        leptos::task::spawn_local(panels::result::preload());
+    Effect::new(move |started: Option<bool>| {
+        if started == Some(true) || matches!(store.relay.get(), ws::SocketState::Opening) {
+            return started.unwrap_or(false);
+        }
+        request_animation_frame(move || {
+            rest.set(true);
+            leptos::task::spawn_local(panels::result::preload());
+        });
+        true
     });
     shortcuts::install(store);
     // The view shown (rebuilt only when it changes, not on each change of the server).
@@ -39,7 +47,7 @@ pub fn App() -> impl IntoView {
         <div class="app" on:dragover=panels::recording::on_drag_over on:drop=move |ev| panels::recording::on_drop(store, ev)>
             <panels::header::Header />
             <panels::relay_banner::RelayBanner />
-            {panels::later(panels::recording::playback_bar())}
+            <Show when=move || rest.get()>{panels::later(panels::recording::playback_bar())}</Show>
             <main class="layout">
                 <aside class="sidebar">
                     <panels::connection::ConnectionPanel />
@@ -49,11 +57,11 @@ pub fn App() -> impl IntoView {
                         store::View::Resources => panels::later(panels::resources::resource_list()).into_any(),
                         store::View::Prompts => panels::later(panels::prompts::prompt_list()).into_any(),
                     }}
-                    {panels::later(panels::tasks::tasks_panel())}
+                    <Show when=move || rest.get()>{panels::later(panels::tasks::tasks_panel())}</Show>
                 </aside>
                 <section class="workspace">
                     <panels::notices::Notices />
-                    {panels::later(panels::replay::replay_panel())}
+                    <Show when=move || rest.get()>{panels::later(panels::replay::replay_panel())}</Show>
                     {move || match shown.get() {
                         store::View::Tools => view! { <panels::call::CallPanel /> }.into_any(),
                         store::View::Resources => panels::later(panels::resources::resource_panel()).into_any(),
