@@ -58,10 +58,7 @@ pub fn bundle() -> Result<()> {
     let _ = std::fs::remove_dir_all(&stage);
     std::fs::create_dir_all(&stage)?;
     let wasm = root.join(format!("target/{TARGET}/{PROFILE}/frontend.wasm"));
-    let split_dir = root.join(SPLIT_DIR);
-    let _ = std::fs::remove_dir_all(&split_dir);
-    std::fs::create_dir_all(&split_dir)?;
-    let parts = split::split(&wasm, &split_dir)?;
+    let parts = split::split(&wasm, &root.join(SPLIT_DIR))?;
     let path = path_with_tools();
     let (stage_s, main_s) = (show(&stage), show(&parts.main));
     util::run(

@@ -23,8 +23,9 @@ pub struct Split {
     pub link: PathBuf,
 }
 
-/// Splits `wasm` into `dir`.
+/// Splits `wasm` into `dir`, emptied first (the splitter creates it again).
 pub fn split(wasm: &Path, dir: &Path) -> Result<Split> {
+    let _ = std::fs::remove_dir_all(dir);
     let input = std::fs::read(wasm).with_context(|| format!("reading {}", wasm.display()))?;
     let main = dir.join(MAIN);
     let mut opts = wasm_split_cli_support::Options::new(&input);

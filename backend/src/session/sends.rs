@@ -20,7 +20,7 @@ pub struct Sends {
 impl Sends {
     /// The page sent `frame`.
     pub fn note(&mut self, frame: &str) {
-        self.waiting.push_back((self.next, frame.len(), fnv(frame)));
+        self.waiting.push_back((self.next, frame.len(), hash(frame)));
         self.next += 1;
         if self.waiting.len() > MAX_WAITING {
             self.waiting.pop_front();
@@ -30,15 +30,18 @@ impl Sends {
     /// The number of the send whose frame `frame` is, once; frames go out in the order they
     /// came, so it is nearly always the first.
     pub fn written(&mut self, frame: &str) -> Option<u64> {
-        let key = (frame.len(), fnv(frame));
+        let key = (frame.len(), hash(frame));
         let at = self.waiting.iter().position(|(_, len, hash)| (*len, *hash) == key)?;
         self.waiting.remove(at).map(|(n, ..)| n)
     }
 }
 
-/// FNV-1a: enough to tell the page's frames apart, not a defence against anything.
-fn fnv(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+/// Enough to tell the page's frames apart within this process; not a defence against anything.
+fn hash(text: &str) -> u64 {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    let mut h = DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
 }
 
 #[cfg(test)]

@@ -90,6 +90,14 @@ mod tests {
     fn frame() -> ServerMsg {
         ServerMsg::Message { direction: Direction::In, at_ms: 1.0, size: 2, frame: "{}".into() }
     }
+    /// A connect made while one disconnect's answer is owed: held, nothing sent.
+    fn waiting() -> Handover {
+        let (mut h, mut out) = (Handover::default(), Vec::new());
+        h.owe();
+        h.connect(connect(), &mut out);
+        assert!(out.is_empty());
+        h
+    }
 
     #[test]
     fn a_connect_with_nothing_owed_goes_at_once() {
@@ -101,10 +109,7 @@ mod tests {
 
     #[test]
     fn a_connect_after_a_disconnect_waits_for_its_answer_and_drops_what_came_before() {
-        let (mut h, mut out) = (Handover::default(), Vec::new());
-        h.owe();
-        h.connect(connect(), &mut out);
-        assert!(out.is_empty());
+        let mut h = waiting();
         assert_eq!(h.sort(&frame()), Verdict::Earlier);
         // The server exiting on its own is the earlier connection's close, not the answer.
         assert_eq!(h.sort(&closed(false)), Verdict::Earlier);
@@ -138,24 +143,20 @@ mod tests {
 
     #[test]
     fn a_cancelled_connect_is_never_sent_and_the_earlier_connection_stays_dropped() {
-        let (mut h, mut out) = (Handover::default(), Vec::new());
-        h.owe();
-        h.connect(connect(), &mut out);
+        let mut h = waiting();
         assert!(h.cancel());
         assert!(!h.cancel(), "only once");
         assert_eq!(h.sort(&frame()), Verdict::Earlier);
         assert_eq!(h.sort(&closed(true)), Verdict::Earlier);
         assert_eq!(h.sort(&frame()), Verdict::Current);
-        assert!(out.is_empty());
     }
 
     #[test]
     fn a_lost_relay_forgets_what_was_owed() {
-        let (mut h, mut out) = (Handover::default(), Vec::new());
-        h.owe();
-        h.connect(connect(), &mut out);
+        let mut h = waiting();
         h.forget();
         assert_eq!(h.sort(&frame()), Verdict::Current);
+        let mut out = Vec::new();
         h.connect(connect(), &mut out);
         assert_eq!(out.len(), 1);
     }
