@@ -168,7 +168,8 @@ impl Browser {
         Ok(entries.iter().filter_map(|e| e["url"].as_str().map(str::to_owned)).collect())
     }
 
-    async fn cdp(&self, cmd: &'static str, params: serde_json::Value) -> Result<serde_json::Value> {
+    /// Sends one DevTools command to this tab and returns its answer.
+    pub async fn cdp(&self, cmd: &'static str, params: serde_json::Value) -> Result<serde_json::Value> {
         self.client.issue_cmd(Cdp { cmd, params }).await.context("chromedriver refused a DevTools command")
     }
 

@@ -19,8 +19,19 @@ type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 /// The sending half: MCP frames and relay commands.
 pub struct RelayTx(SplitSink<Ws, Message>);
 
-/// The receiving half: what the relay forwards from the server.
-pub struct RelayRx(SplitStream<Ws>);
+/// The receiving half: what the relay forwards from the server, a message at a time (the
+/// relay sends what it has at one time as one socket message, a burst).
+pub struct RelayRx(SplitStream<Ws>, std::collections::VecDeque<String>);
+
+/// The messages of one socket message of the relay, each as the text the relay wrote: a
+/// burst (a JSON array of messages) split, a lone message as it came.
+pub fn messages_of(text: &str) -> Result<Vec<String>> {
+    if !text.starts_with('[') {
+        return Ok(vec![text.to_owned()]);
+    }
+    let parts: Vec<&serde_json::value::RawValue> = serde_json::from_str(text)?;
+    Ok(parts.into_iter().map(|p| p.get().to_owned()).collect())
+}
 
 /// Opens `/api/ws` with the relay's token and reads its `hello`.
 pub async fn open(pg: &Playground) -> Result<(RelayTx, RelayRx)> {
@@ -33,7 +44,7 @@ pub async fn open_url(url: &str) -> Result<(RelayTx, RelayRx)> {
     // The last argument disables Nagle's algorithm on the client's socket.
     let (ws, _) = tokio_tungstenite::connect_async_with_config(url, None, true).await?;
     let (tx, rx) = ws.split();
-    let mut rx = RelayRx(rx);
+    let mut rx = RelayRx(rx, Default::default());
     let hello = rx.next_msg().await?;
     if hello["type"] != "hello" {
         bail!("the relay's first message is not hello: {hello}");
@@ -63,16 +74,24 @@ impl RelayTx {
 }
 
 impl RelayRx {
-    /// The next relay message, parsed.
-    pub async fn next_msg(&mut self) -> Result<Value> {
+    /// The next relay message as the relay wrote it.
+    async fn next_text(&mut self) -> Result<String> {
         loop {
+            if let Some(text) = self.1.pop_front() {
+                return Ok(text);
+            }
             match self.0.next().await {
-                Some(Ok(Message::Text(t))) => return Ok(serde_json::from_str(&t)?),
+                Some(Ok(Message::Text(t))) => self.1.extend(messages_of(&t)?),
                 Some(Ok(Message::Close(_))) | None => bail!("the relay closed the socket"),
                 Some(Ok(_)) => continue,
                 Some(Err(e)) => return Err(e.into()),
             }
         }
+    }
+
+    /// The next relay message, parsed.
+    pub async fn next_msg(&mut self) -> Result<Value> {
+        Ok(serde_json::from_str(&self.next_text().await?)?)
     }
 
     /// The next MCP frame the server sent, as the raw text the server wrote (echoes of our
@@ -95,12 +114,7 @@ impl RelayRx {
             kind: &'a str,
         }
         loop {
-            let text = match self.0.next().await {
-                Some(Ok(Message::Text(t))) => t,
-                Some(Ok(Message::Close(_))) | None => bail!("the relay closed the socket"),
-                Some(Ok(_)) => continue,
-                Some(Err(e)) => return Err(e.into()),
-            };
+            let text = self.next_text().await?;
             // Stamps of our own frames (and a frame the relay wrote of its own): known by
             // their first bytes, as the relay writes them.
             if text.starts_with(r#"{"type":"sent""#) || text.starts_with(r#"{"type":"message","direction":"out""#) {

@@ -24,8 +24,10 @@ use crate::upstream::process::Inherit;
 
 mod sends;
 
-/// Most messages written to the page's socket before it is flushed.
+/// Most events of the bridge taken in one turn before the page's socket is flushed.
 const FLUSH_BATCH: usize = 64;
+/// Bytes of messages beyond which a burst goes out before the turn ends.
+const BURST_BYTES: usize = 1 << 20;
 
 /// What every session of this relay shares.
 #[derive(Debug, Clone)]
@@ -81,7 +83,14 @@ where
     Rx: Stream<Item = String> + Unpin,
 {
     let hello = ServerMsg::Hello(config.relay_info());
-    let mut out = Outbox { tx: &mut tx, open: true, recording: None, sends: sends::Sends::default() };
+    let mut out = Outbox {
+        tx: &mut tx,
+        open: true,
+        recording: None,
+        sends: sends::Sends::default(),
+        burst: Vec::new(),
+        bytes: 0,
+    };
     out.send(&hello).await;
     out.flush().await;
     let mut bridge = Bridge::new(Setup {
@@ -155,12 +164,16 @@ where
 }
 
 /// The page's side of the socket, and the recording of the current connection: what the
-/// page is told is what the file gets. After a failed send the session ends.
+/// page is told is what the file gets. What a turn says goes as one socket message (a burst).
+/// After a failed send the session ends.
 struct Outbox<'a, Tx> {
     tx: &'a mut Tx,
     open: bool,
     recording: Option<RecordFile>,
     sends: sends::Sends,
+    /// The messages of the burst under way, and their bytes.
+    burst: Vec<String>,
+    bytes: usize,
 }
 
 impl<Tx: Sink<String> + Unpin> Outbox<'_, Tx> {
@@ -185,7 +198,22 @@ impl<Tx: Sink<String> + Unpin> Outbox<'_, Tx> {
             _ => serde_json::to_string(msg),
         }
         .expect("relay messages serialize");
-        if self.tx.feed(text).await.is_err() {
+        self.bytes += text.len();
+        self.burst.push(text);
+        if self.bytes >= BURST_BYTES {
+            self.feed_burst().await;
+        }
+    }
+
+    /// Hands the burst under way to the socket.
+    async fn feed_burst(&mut self) {
+        if self.burst.is_empty() {
+            return;
+        }
+        let text = shared::relay::burst(&self.burst);
+        self.burst.clear();
+        self.bytes = 0;
+        if self.open && self.tx.feed(text).await.is_err() {
             self.open = false;
         }
     }
@@ -198,6 +226,7 @@ impl<Tx: Sink<String> + Unpin> Outbox<'_, Tx> {
     }
 
     async fn flush(&mut self) {
+        self.feed_burst().await;
         if self.open && self.tx.flush().await.is_err() {
             self.open = false;
         }

@@ -56,8 +56,9 @@ impl RelaySocket {
 
         handlers.push(Closure::new(move |e: web_sys::Event| {
             let Some(text) = e.dyn_ref::<MessageEvent>().and_then(|m| m.data().as_string()) else { return };
-            match ServerMsg::read(&text) {
-                Ok(msg) => on_message(msg),
+            // One message, or a burst of them in one socket message.
+            match ServerMsg::read_all(&text) {
+                Ok(msgs) => msgs.into_iter().for_each(&on_message),
                 Err(err) => web_sys::console::error_1(&format!("unreadable relay message: {err}").into()),
             }
         }));

@@ -376,6 +376,12 @@ impl Timeline {
         self.rows.iter().filter(|r| f.passes(r)).map(|r| r.seq).collect()
     }
 
+    /// The row paired with row `seq` (a request's answer, an answer's request); `None`
+    /// when there is no row `seq`. Cheap: a list keys its drawn rows by it.
+    pub fn partner(&self, seq: usize) -> Option<Option<usize>> {
+        Some(self.rows.get(seq)?.partner)
+    }
+
     /// Row `seq` as the timeline shows it.
     pub fn view(&self, seq: usize) -> Option<RowView> {
         let row = self.rows.get(seq)?;

@@ -235,6 +235,12 @@ async fn timeline_rows(bin: &std::path::Path, plan: &Plan, table: &mut Table) ->
     let t = page::timeline(bin, &flood, plan.messages).await?;
     let q = |p: f64| t.frames.get(((t.frames.len().saturating_sub(1)) as f64 * p) as usize).copied();
     table.push(Row::page(&format!("timeline: {} messages shown, s", plan.messages), Some(t.shown_s), None));
+    table.push(Row::page("timeline: longest frame while messages came, ms", Some(t.ingest_longest.0), None));
+    table.push(Row::page(
+        "timeline: longest frame at the switch to a window (2,000-3,000 rows), ms",
+        Some(t.switch_longest),
+        None,
+    ));
     table.push(Row::page("timeline: rows in the DOM at once", Some(t.rows_in_dom as f64), None));
     table.push(Row::page("timeline: scroll frame median, ms", q(0.5), None));
     table.push(Row::page("timeline: scroll frame p95, ms", q(0.95), None));

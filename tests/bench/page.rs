@@ -189,21 +189,44 @@ pub struct TimelineRun {
     pub rows_in_dom: usize,
     /// Frame intervals while scrolling end to end, sorted, in ms.
     pub frames: Vec<f64>,
+    /// The longest frame while the messages came in, in ms, and the rows shown after it.
+    pub ingest_longest: (f64, usize),
+    /// The longest frame around the switch to a windowed list (2,000 to 3,000 rows after it).
+    pub switch_longest: f64,
 }
+
+/// Watches every animation frame from now on, with the timeline's row count after it
+/// (`window.__frames`: [ms since the frame before, rows]).
+const INGEST_WATCH: &str = "window.__frames = []; let last = performance.now(); \
+    const f = t => { const c = document.querySelector('.timeline-panel .count'); \
+    window.__frames.push([t - last, c ? Number(c.textContent) : 0]); last = t; \
+    if (!window.__stop) requestAnimationFrame(f); }; requestAnimationFrame(f);";
 
 pub async fn timeline(bin: &std::path::Path, flood: &str, messages: usize) -> Result<TimelineRun> {
     let count = messages.to_string();
     let pg = Playground::start_bin(bin.to_path_buf(), &["python3", flood, &count])?;
     let b = Browser::start().await?;
     // From the load: the page connects by itself.
+    // BENCH_PROFILE=FILE: a DevTools CPU profile of the page from the load until all are shown.
+    let profile = std::env::var_os("BENCH_PROFILE");
+    if profile.is_some() {
+        b.cdp("Profiler.enable", json!({})).await?;
+        b.cdp("Profiler.setSamplingInterval", json!({"interval": 250})).await?;
+        b.cdp("Profiler.start", json!({})).await?;
+    }
+    let verbose = std::env::var_os("BENCH_VERBOSE").is_some();
+    if verbose {
+        b.cdp("Performance.enable", json!({})).await?;
+    }
     let started = Instant::now();
     b.client.goto(&pg.url).await?;
+    b.client.execute(INGEST_WATCH, vec![]).await?;
     // initialize, initialized and tools/list both ways, besides the flood.
     let want = messages + 5;
     let shown = loop {
         let n = b
             .client
-            .execute("return Number(document.querySelector('.timeline-panel .count').textContent)", vec![])
+            .execute("return Number(document.querySelector('.timeline-panel .count')?.textContent ?? 0)", vec![])
             .await?
             .as_u64()
             .unwrap_or(0) as usize;
@@ -215,11 +238,45 @@ pub async fn timeline(bin: &std::path::Path, flood: &str, messages: usize) -> Re
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
+    if verbose {
+        // Where the main thread's time went (DevTools' own counters, seconds).
+        let metrics = b.cdp("Performance.getMetrics", json!({})).await?;
+        let said: Vec<String> = metrics["metrics"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|m| m["name"].as_str().is_some_and(|n| n.ends_with("Duration") || n.ends_with("Count")))
+            .map(|m| format!("{} {}", m["name"].as_str().unwrap_or(""), m["value"]))
+            .collect();
+        tests::say(&format!("while ingesting: {}", said.join(", ")));
+    }
+    if let Some(file) = profile {
+        let taken = b.cdp("Profiler.stop", json!({})).await?;
+        std::fs::write(file, taken["profile"].to_string())?;
+    }
+    let watched = b.client.execute("window.__stop = true; return window.__frames", vec![]).await?;
+    let watched: Vec<(f64, usize)> = watched
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|f| Some((f.get(0)?.as_f64()?, f.get(1)?.as_u64()? as usize)))
+        .collect();
+    let ingest_longest = watched.iter().copied().fold((0.0, 0), |a, f| if f.0 > a.0 { f } else { a });
+    let switch_longest = watched.iter().filter(|f| (2000..=3000).contains(&f.1)).map(|f| f.0).fold(0.0, f64::max);
+    if std::env::var_os("BENCH_VERBOSE").is_some() {
+        let mut top = watched.clone();
+        top.sort_by(|a, b| b.0.total_cmp(&a.0));
+        tests::say(&format!(
+            "{} frames while ingesting; longest (ms, rows after): {:?}",
+            top.len(),
+            &top[..top.len().min(12)]
+        ));
+    }
     let rows_in_dom = b.all("[data-testid=timeline-row]").await?.len();
     let frames = b.client.execute_async(SCROLL_SCRIPT, vec![]).await?;
     let mut frames: Vec<f64> =
         frames.as_array().context("frame list")?.iter().filter_map(Value::as_f64).skip(1).collect();
     frames.sort_by(f64::total_cmp);
     b.close().await?;
-    Ok(TimelineRun { shown_s: shown.as_secs_f64(), rows_in_dom, frames })
+    Ok(TimelineRun { shown_s: shown.as_secs_f64(), rows_in_dom, frames, ingest_longest, switch_longest })
 }

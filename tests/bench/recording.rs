@@ -116,9 +116,20 @@ pub async fn open_large(bin: &std::path::Path, megabytes: usize) -> Result<Recor
     let ready_s = started.elapsed().as_secs_f64();
     let ready_longest_frame_ms = longest_gap(&b).await?;
     b.id("replay-speed").await?.select_by_value("max").await?;
+    // BENCH_PROFILE=FILE: a DevTools CPU profile of the playing.
+    let profile = std::env::var_os("BENCH_PROFILE");
+    if profile.is_some() {
+        b.cdp("Profiler.enable", serde_json::json!({})).await?;
+        b.cdp("Profiler.setSamplingInterval", serde_json::json!({"interval": 250})).await?;
+        b.cdp("Profiler.start", serde_json::json!({})).await?;
+    }
     let started = Instant::now();
     b.id("replay-play").await?.click().await?;
     wait_for(&b, |(index, total)| index == total, Duration::from_secs(600), "the end of playback").await?;
+    if let Some(file) = profile {
+        let taken = b.cdp("Profiler.stop", serde_json::json!({})).await?;
+        std::fs::write(file, taken["profile"].to_string())?;
+    }
     let played_s = started.elapsed().as_secs_f64();
     let played_longest_frame_ms = longest_gap(&b).await?;
     b.close().await?;

@@ -64,9 +64,11 @@ async fn upgrades_without_the_right_token_origin_or_host_are_refused() -> Result
     let pid = tokio::time::timeout(Duration::from_secs(10), async {
         while let Some(Ok(msg)) = ws.next().await {
             if let Message::Text(t) = msg {
-                let v: serde_json::Value = serde_json::from_str(&t)?;
-                if let Some(pid) = v["event"]["pid"].as_u64() {
-                    return Ok::<_, anyhow::Error>(pid);
+                for text in tests::relay::messages_of(&t)? {
+                    let v: serde_json::Value = serde_json::from_str(&text)?;
+                    if let Some(pid) = v["event"]["pid"].as_u64() {
+                        return Ok::<_, anyhow::Error>(pid);
+                    }
                 }
             }
         }

@@ -106,3 +106,60 @@ async fn new_rows_keep_the_bottom_or_wait_behind_a_chip() -> Result<()> {
     b.close().await?;
     Ok(())
 }
+
+/// The rows in the page: (how many, their `data-seq` in page order, the highest).
+const DRAWN: &str = r#"
+const seqs = [...document.querySelectorAll('[data-testid=timeline-row]')].map(r => Number(r.dataset.seq));
+return [seqs.length, seqs.every((s, i) => i === 0 || s > seqs[i - 1]), Math.max(-1, ...seqs)];
+"#;
+
+/// A flood of `n` server messages at once, counted: the page and the rows it counts.
+async fn flood(n: usize) -> Result<(Playground, Browser, usize)> {
+    let script = tests::root().join("tests/servers/flood.py");
+    let pg = Playground::start(&["python3", &script.to_string_lossy(), &n.to_string()])?;
+    let (pg, b) = page::connected(pg).await?;
+    // initialize, initialized and tools/list both ways, beside the flood.
+    let want = n + 5;
+    let count = eventually(Duration::from_secs(60), "every message counted", || async {
+        let count =
+            b.client.execute("return document.querySelector('.timeline-panel .count')?.textContent", vec![]).await?;
+        Ok(count.as_str().and_then(|c| c.parse::<usize>().ok()).filter(|c| *c >= want))
+    })
+    .await?;
+    Ok((pg, b, count))
+}
+
+async fn drawn(b: &Browser) -> Result<(usize, bool, i64)> {
+    let v = b.client.execute(DRAWN, vec![]).await?;
+    Ok((v[0].as_u64().unwrap_or(0) as usize, v[1].as_bool().unwrap_or(false), v[2].as_i64().unwrap_or(-1)))
+}
+
+#[tokio::test]
+async fn a_burst_is_drawn_over_frames_all_of_it_up_to_two_thousand_rows_and_only_the_view_above() -> Result<()> {
+    // 1,500 messages in one burst: the rows in view come first, the rest a few frames later,
+    // and then every row is in the page, in order (tests and find-in-page rely on it).
+    let (_pg, b, count) = flood(1500).await?;
+    let all = eventually(Duration::from_secs(20), "every row drawn", || async {
+        let (n, ordered, last) = drawn(&b).await?;
+        Ok((n >= count).then_some((n, ordered, last)))
+    })
+    .await?;
+    ensure!(all.0 == count && all.1 && all.2 == count as i64 - 1, "{all:?} of {count} rows");
+    let at = b.client.execute("const t = document.querySelector('[data-testid=timeline]'); return [t.scrollTop, t.clientHeight, t.scrollHeight]", vec![]).await?;
+    ensure!(position(&b).await?.1, "the view left the newest rows: {at}");
+    b.close().await?;
+    // 3,000: windowed. The rows drawn while it was not are taken out over a few frames; the
+    // newest are in view, and the list scrolls as if every row were there.
+    let (_pg, b, count) = flood(3000).await?;
+    let windowed = eventually(Duration::from_secs(20), "only the rows in view drawn", || async {
+        let (n, ordered, last) = drawn(&b).await?;
+        Ok((n <= 120 && last == count as i64 - 1).then_some((n, ordered)))
+    })
+    .await?;
+    ensure!(windowed.0 >= 10 && windowed.1, "{windowed:?} of {count} rows");
+    ensure!(position(&b).await?.1, "the view left the newest rows");
+    let height = b.client.execute("return document.querySelector('.timeline-space').offsetHeight", vec![]).await?;
+    ensure!(height.as_f64() == Some(count as f64 * 28.0), "the list's height is not that of {count} rows: {height}");
+    b.close().await?;
+    Ok(())
+}

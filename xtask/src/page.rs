@@ -137,7 +137,10 @@ fn optimize(file: &Path, path: &str) -> Result<()> {
     let opt = file.with_extension("opt.wasm");
     let (in_s, out_s) = (show(file), show(&opt));
     // The features match what Rust's wasm32 target emits by default.
+    // PAGE_KEEP_NAMES keeps the function names, for a profile that names them (bigger).
+    let keep_names = std::env::var_os("PAGE_KEEP_NAMES").is_some();
     let args = [
+        if keep_names { "-g" } else { "--strip-debug" },
         "-Oz",
         "--enable-bulk-memory",
         "--enable-mutable-globals",

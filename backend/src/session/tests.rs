@@ -12,6 +12,8 @@ use crate::upstream::stdio::tests::alive;
 struct Page {
     to_relay: Option<tmpsc::Sender<String>>,
     from_relay: tmpsc::Receiver<String>,
+    /// Messages of a burst not read yet.
+    unread: std::collections::VecDeque<String>,
     task: tokio::task::JoinHandle<()>,
     _shutdown: watch::Sender<bool>,
 }
@@ -56,7 +58,7 @@ fn start_full(record_dir: Option<std::path::PathBuf>, socket: usize, secrets: cr
     });
     let (shutdown_tx, shutdown) = watch::channel(false);
     let task = tokio::spawn(run(tx, rx, config, shutdown));
-    Page { to_relay: Some(to_relay), from_relay, task, _shutdown: shutdown_tx }
+    Page { to_relay: Some(to_relay), from_relay, unread: Default::default(), task, _shutdown: shutdown_tx }
 }
 
 impl Page {
@@ -65,11 +67,14 @@ impl Page {
     }
 
     async fn next(&mut self) -> Value {
-        let text = tokio::time::timeout(Duration::from_secs(10), self.from_relay.recv())
-            .await
-            .expect("a relay message in time")
-            .expect("relay still talking");
-        serde_json::from_str(&text).unwrap()
+        while self.unread.is_empty() {
+            let text = tokio::time::timeout(Duration::from_secs(10), self.from_relay.recv())
+                .await
+                .expect("a relay message in time")
+                .expect("relay still talking");
+            self.unread.extend(shared::relay::split_burst(&text).expect("a message or a burst"));
+        }
+        serde_json::from_str(&self.unread.pop_front().unwrap()).unwrap()
     }
 
     /// Reads until a message matches, returning everything read.
@@ -105,6 +110,31 @@ async fn gone(pid: u32) -> bool {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     false
+}
+
+#[tokio::test]
+async fn a_flood_of_server_lines_comes_in_bursts_in_order() {
+    let mut page = start();
+    page.next().await;
+    // 500 lines written at once, after the page is ready for them.
+    connect_sh(&mut page, r#"read -r l; i=0; while [ $i -lt 500 ]; do printf '{"jsonrpc":"2.0","method":"n","params":{"i":%d}}\n' $i; i=$((i+1)); done; sleep 5"#).await;
+    page.send(json!({"type": "send", "frame": "{}"})).await;
+    let (mut socket_messages, mut seen) = (0, Vec::new());
+    while seen.len() < 500 {
+        // Straight off the socket, as a browser gets them.
+        let text = tokio::time::timeout(Duration::from_secs(10), page.from_relay.recv()).await.unwrap().unwrap();
+        socket_messages += 1;
+        for m in shared::relay::split_burst(&text).unwrap() {
+            let v: Value = serde_json::from_str(&m).unwrap();
+            if v["direction"] == "in" {
+                let frame: Value = serde_json::from_str(v["frame"].as_str().unwrap()).unwrap();
+                seen.push(frame["params"]["i"].as_u64().unwrap());
+            }
+        }
+    }
+    assert_eq!(seen, (0..500).collect::<Vec<_>>(), "every line, in order");
+    // One socket message per burst: far fewer than lines (the relay takes up to 64 lines a turn).
+    assert!(socket_messages <= 250, "{socket_messages} socket messages for 500 lines");
 }
 
 #[tokio::test]

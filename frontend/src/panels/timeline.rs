@@ -20,6 +20,12 @@ const OVERSCAN: usize = 20;
 const LOG_LINES_SHOWN: usize = 200;
 /// Up to this many rows, every row is in the page (tests and find-in-page see them all).
 const ALL_ROWS_UP_TO: usize = 2000;
+/// Rows beyond those in view drawn in one frame at most, on the way to every row: a burst
+/// of a thousand messages is drawn over a few frames, never in one long one.
+const ROWS_A_FRAME: usize = 200;
+/// Rows out of view taken out of the page in one frame at most, once there are too many to
+/// keep them all.
+const ROWS_DROPPED_A_FRAME: usize = 300;
 
 fn arrow(direction: &str) -> &'static str {
     match direction {
@@ -31,11 +37,13 @@ fn arrow(direction: &str) -> &'static str {
     }
 }
 
-/// A row in its place, as the list draws it.
-#[derive(Clone)]
+/// A row in its place, as the list draws it: what it is keyed by, cheap to make for
+/// thousands of rows a frame (the row's words are read once, when it is drawn).
+#[derive(Clone, Copy)]
 struct Slot {
     slot: usize,
-    row: RowView,
+    seq: usize,
+    partner: Option<usize>,
     selected: bool,
     highlighted: bool,
 }
@@ -64,22 +72,62 @@ pub fn TimelinePanel() -> impl IntoView {
     let scroll_top = RwSignal::new(0.0f64);
     let viewport = RwSignal::new(600.0f64);
     let follow = RwSignal::new(true);
+    // The rows drawn beside those in view: the first `drawn`. They grow a frame at a time
+    // to every row, and shrink the same way once the list is windowed.
+    let drawn = RwSignal::new(0usize);
+    let stepping = StoredValue::new(false);
+    Effect::new(move |_| {
+        let n = total.get();
+        let want = if n <= ALL_ROWS_UP_TO { n } else { 0 };
+        if drawn.get() != want && !stepping.get_value() {
+            stepping.set_value(true);
+            request_animation_frame(move || {
+                stepping.set_value(false);
+                let n = total.get_untracked();
+                let want = if n <= ALL_ROWS_UP_TO { n } else { 0 };
+                drawn.update(|d| {
+                    *d = if *d < want {
+                        (*d + ROWS_A_FRAME).min(want)
+                    } else {
+                        d.saturating_sub(ROWS_DROPPED_A_FRAME).max(want)
+                    };
+                });
+            });
+        }
+    });
+    // What the filters show anew is drawn anew, a frame at a time.
+    Effect::new(move |was: Option<()>| {
+        filtered.track();
+        if was.is_some() {
+            drawn.set(0);
+        }
+    });
+    // The rows in view (and a margin), and the first `drawn`, in order.
     let window = move || {
         let n = total.get();
-        if n <= ALL_ROWS_UP_TO {
-            return 0..n;
-        }
-        let first = (scroll_top.get() / ROW_H) as usize;
         let shown = (viewport.get() / ROW_H).ceil() as usize;
-        first.saturating_sub(OVERSCAN).min(n)..(first + shown + OVERSCAN).min(n)
+        let first = if follow.get() { n.saturating_sub(shown) } else { (scroll_top.get() / ROW_H) as usize };
+        let in_view = first.saturating_sub(OVERSCAN).min(n)..(first + shown + OVERSCAN).min(n);
+        let drawn = drawn.get().min(n);
+        let head = 0..drawn.min(in_view.start);
+        let tail = in_view.end..drawn.max(in_view.end);
+        head.chain(in_view).chain(tail)
     };
-    // New rows keep the view at the bottom while a person has not scrolled up.
+    // New rows keep the view at the bottom while a person has not scrolled up: once a
+    // frame, when the browser lays the page out anyway.
+    let pinning = StoredValue::new(false);
     Effect::new(move |_| {
         total.track();
-        if follow.get_untracked()
-            && let Some(el) = scroller.get()
-        {
-            el.set_scroll_top(el.scroll_height());
+        if follow.get_untracked() && !pinning.get_value() {
+            pinning.set_value(true);
+            request_animation_frame(move || {
+                pinning.set_value(false);
+                if follow.get_untracked()
+                    && let Some(el) = scroller.get_untracked()
+                {
+                    el.set_scroll_top(el.scroll_height());
+                }
+            });
         }
     });
     // Rows that came while the person was scrolled up: a chip counts them and brings the
@@ -105,25 +153,33 @@ pub fn TimelinePanel() -> impl IntoView {
         }
         follow.set(true);
     };
+    // At the bottom, the view follows; moved up, it stays. A scroll that did not go up
+    // leaves it as it was: the view's own move to the bottom reports its scroll a frame
+    // later, when new rows may already have made the list longer.
     let on_scroll = move |_| {
         if let Some(el) = scroller.get() {
             let top = f64::from(el.scroll_top());
+            let went_up = top < scroll_top.get_untracked();
             scroll_top.set(top);
             viewport.set(f64::from(el.client_height()).max(ROW_H));
-            follow.set(top + f64::from(el.client_height()) >= f64::from(el.scroll_height()) - ROW_H);
+            let at_bottom = top + f64::from(el.client_height()) >= f64::from(el.scroll_height()) - ROW_H;
+            if at_bottom || went_up {
+                follow.set(at_bottom);
+            }
         }
     };
     let index_of = move |slot: usize| filtered.with(|f| f.as_ref().map_or(Some(slot), |f| f.get(slot).copied()));
     let rows_in_view = move || {
         let slots = window();
         let chosen = store.selected_row.get();
-        store.with_rows(|view| {
+        store.with_partners(|partner_of| {
             slots
                 .filter_map(|slot| {
-                    let row = view(index_of(slot)?)?;
-                    let selected = chosen == Some(row.seq);
-                    let highlighted = row.partner.is_some() && chosen == row.partner;
-                    Some(Slot { slot, row, selected, highlighted })
+                    let seq = index_of(slot)?;
+                    let partner = partner_of(seq)?;
+                    let selected = chosen == Some(seq);
+                    let highlighted = partner.is_some() && chosen == partner;
+                    Some(Slot { slot, seq, partner, selected, highlighted })
                 })
                 .collect::<Vec<_>>()
         })
@@ -186,8 +242,10 @@ pub fn TimelinePanel() -> impl IntoView {
                     // A row is drawn once, without reactive parts, and kept while it stays the
                     // same (slot, row, partner, selection): new rows cost their own drawing,
                     // and thousands of rows come and go cheaply.
-                    <For each=rows_in_view key=|r| (r.slot, r.row.seq, r.row.partner, r.selected, r.highlighted) let:r>
-                        <TimelineRow row=r.row top=r.slot as f64 * ROW_H selected=r.selected highlighted=r.highlighted />
+                    <For each=rows_in_view key=|r| (r.slot, r.seq, r.partner, r.selected, r.highlighted) let:r>
+                        {store.row_view(r.seq).map(|row| view! {
+                            <TimelineRow row top=r.slot as f64 * ROW_H selected=r.selected highlighted=r.highlighted />
+                        })}
                     </For>
                 </div>
             </div>

@@ -8,6 +8,7 @@ mod asks;
 mod auth;
 mod calls;
 mod catalog;
+mod inbox;
 mod playback;
 mod replay;
 mod saved;
@@ -18,7 +19,7 @@ use std::collections::HashMap;
 use leptos::prelude::*;
 use shared::connect_form::ConnectForm;
 use shared::mcp::Tool;
-use shared::relay::{ConfiguredServer, ServerMsg, Target, Transport};
+use shared::relay::{ConfiguredServer, Target, Transport};
 use shared::revision::{ProtocolChoice, Revision};
 use shared::session::{Changed, Session};
 use shared::timeline::{Mark, RowFilter, RowView};
@@ -106,7 +107,7 @@ pub struct Store {
     /// The recording being played, and where.
     player: StoredValue<Option<shared::recording::Player>>,
     socket: StoredValue<Option<RelaySocket>, LocalStorage>,
-    inbox: StoredValue<Vec<ServerMsg>>,
+    inbox: StoredValue<inbox::Inbox>,
     preset_applied: StoredValue<bool>,
 }
 
@@ -158,7 +159,7 @@ impl Store {
             parked: StoredValue::new(None),
             player: StoredValue::new(None),
             socket: StoredValue::new_local(None),
-            inbox: StoredValue::new(Vec::new()),
+            inbox: StoredValue::new(Default::default()),
             preset_applied: StoredValue::new(false),
         }
     }
@@ -526,10 +527,15 @@ impl Store {
         self.with_session(|s| s.timeline().schema_mark(seq).map(|m| (s.timeline().revision(), m)))
     }
 
-    /// Reads several rows at once (tracks new rows): `read` gets a lookup by position.
-    pub fn with_rows<R>(self, read: impl FnOnce(&dyn Fn(usize) -> Option<RowView>) -> R) -> R {
+    /// Each row's partner by its position (tracks new rows; see `Timeline::partner`).
+    pub fn with_partners<R>(self, read: impl FnOnce(&dyn Fn(usize) -> Option<Option<usize>>) -> R) -> R {
         self.row_count.track();
-        self.with_session(|s| read(&|seq| s.timeline().view(seq)))
+        self.with_session(|s| read(&|seq| s.timeline().partner(seq)))
+    }
+
+    /// Row `seq` as the timeline shows it, now (tracks nothing).
+    pub fn row_view(self, seq: usize) -> Option<RowView> {
+        self.with_session(|s| s.timeline().view(seq))
     }
 
     /// The last `n` rows (tracks new rows).
@@ -542,47 +548,6 @@ impl Store {
     pub fn filter_rows(self, filter: &RowFilter) -> Vec<usize> {
         self.row_count.track();
         self.with_session(|s| s.timeline().filter(filter))
-    }
-
-    /// Queues a relay message; the queue is worked off in one go as soon as the browser is
-    /// free, so a flood of messages costs one render, not one per message.
-    fn enqueue(self, msg: ServerMsg) {
-        // The saved servers' secrets are the page's, not the session's.
-        if let ServerMsg::Secrets { server, secrets } = msg {
-            return self.on_secrets(server, secrets);
-        }
-        let first = self.inbox.try_update_value(|q| {
-            q.push(msg);
-            q.len() == 1
-        });
-        if first == Some(true) {
-            set_timeout(move || self.flush(), std::time::Duration::ZERO);
-        }
-    }
-
-    fn flush(self) {
-        let batch = self.inbox.try_update_value(std::mem::take).unwrap_or_default();
-        let now = now_ms();
-        if self.parked.with_value(Option::is_some) {
-            // A recording is playing: the live session goes on behind it, unseen until the
-            // person comes back, but its answers (a ping, say) still go out, and a replay
-            // against it moves on.
-            self.parked.update_value(|p| {
-                if let Some(s) = p {
-                    for msg in batch {
-                        s.receive(msg, now);
-                    }
-                }
-            });
-            self.send_parked();
-            self.replay_go();
-            return;
-        }
-        self.act(|s| {
-            for msg in batch {
-                s.receive(msg, now);
-            }
-        });
     }
 }
 

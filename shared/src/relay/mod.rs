@@ -11,16 +11,19 @@ use serde::{Deserialize, Serialize};
 use crate::revision::ProtocolChoice;
 
 mod auth;
+mod burst;
 mod secrets;
 mod transport;
 
 pub use auth::{AuthExchange, AuthState, OAuthSettings};
+pub use burst::{burst, split as split_burst};
 pub use secrets::Secrets;
 pub use transport::Transport;
 
 /// Version of this wire protocol; the relay states it in [`ServerMsg::Hello`]. 2: the
-/// page's own frames are stamped (`sent`), not echoed.
-pub const RELAY_PROTOCOL: u32 = 2;
+/// page's own frames are stamped (`sent`), not echoed. 3: what the relay has at one time
+/// may come as one socket message, a JSON array of messages (a burst).
+pub const RELAY_PROTOCOL: u32 = 3;
 
 /// Why a wire message of ours could not be read.
 pub type ReadError = serde_json::Error;
