@@ -105,7 +105,8 @@ fn test() -> Result<()> {
     util::cargo(&["fmt", "--all", "--check"])?;
     util::cargo(&["clippy", "--all-targets", "--", "-D", "warnings"])?;
     util::cargo(&["clippy", "-p", "frontend", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"])?;
-    let (mut passed, mut failed) = util::cargo_test(&[], &[])?;
+    // Every test binary runs, so one failure does not hide the rest.
+    let (mut passed, mut failed) = util::cargo_test(&["--no-fail-fast"], &[])?;
     // The validator's patterns as the page judges them: by the browser's own RegExp.
     let in_browser =
         ["-p", "mcp-playground-shared", "--target", "wasm32-unknown-unknown", "--test", "pattern_in_browser"];

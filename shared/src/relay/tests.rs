@@ -140,8 +140,8 @@ fn server_messages_json_is_pinned() {
     ];
     let out: Vec<String> = msgs.iter().map(json).collect();
     expect![[r#"
-        {"type":"hello","protocol":2,"relay_version":"0.1.0","preset":{"transport":"demo"},"limits":{"max_message_bytes":1024,"max_stderr_line_bytes":64},"servers":[]}
-        {"type":"hello","protocol":2,"relay_version":"0.1.0","preset":{"transport":"auto","url":"http://127.0.0.1:3001/mcp","headers":{}},"preset_protocol":"2025-03-26","limits":{"max_message_bytes":1024,"max_stderr_line_bytes":64},"servers":[{"name":"files","target":{"transport":"stdio","command":"npx","args":["-y"],"env":{},"cwd":"/srv"},"protocol":"2024-11-05"},{"name":"broken","error":"\"args\" must be an array of strings"}],"recording":true,"playback":true,"sandbox":"http://127.0.0.1:41234"}
+        {"type":"hello","protocol":3,"relay_version":"0.1.0","preset":{"transport":"demo"},"limits":{"max_message_bytes":1024,"max_stderr_line_bytes":64},"servers":[]}
+        {"type":"hello","protocol":3,"relay_version":"0.1.0","preset":{"transport":"auto","url":"http://127.0.0.1:3001/mcp","headers":{}},"preset_protocol":"2025-03-26","limits":{"max_message_bytes":1024,"max_stderr_line_bytes":64},"servers":[{"name":"files","target":{"transport":"stdio","command":"npx","args":["-y"],"env":{},"cwd":"/srv"},"protocol":"2024-11-05"},{"name":"broken","error":"\"args\" must be an array of strings"}],"recording":true,"playback":true,"sandbox":"http://127.0.0.1:41234"}
         {"type":"message","direction":"in","at_ms":1.5,"size":2,"frame":"{}"}
         {"type":"sent","n":7,"at_ms":1.75,"size":42}
         {"type":"event","at_ms":2.0,"event":{"kind":"spawned","pid":42,"command":"node","args":[]}}
