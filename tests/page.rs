@@ -125,18 +125,15 @@ pub struct Row {
     pub id: Option<String>,
 }
 
+/// The timeline's rows as they are at one moment: read by one script, so rows the page
+/// draws anew meanwhile (a request's row once its answer pairs with it) are never half read.
 pub async fn timeline(b: &Browser) -> Result<Vec<Row>> {
     b.id("timeline").await?;
-    let mut rows = Vec::new();
-    for el in b.all("[data-testid=timeline] [data-testid=timeline-row]").await? {
-        rows.push(Row {
-            direction: el.attr("data-direction").await?.unwrap_or_default(),
-            kind: el.attr("data-kind").await?.unwrap_or_default(),
-            method: el.attr("data-method").await?.unwrap_or_default(),
-            id: el.attr("data-id").await?,
-        });
-    }
-    Ok(rows)
+    let script = "return [...document.querySelectorAll('[data-testid=timeline] [data-testid=timeline-row]')]\
+        .map(r => [r.dataset.direction || '', r.dataset.kind || '', r.dataset.method || '', r.dataset.id ?? null]);";
+    let rows: Vec<(String, String, String, Option<String>)> =
+        serde_json::from_value(b.client.execute(script, vec![]).await?)?;
+    Ok(rows.into_iter().map(|(direction, kind, method, id)| Row { direction, kind, method, id }).collect())
 }
 
 /// Checks the timeline holds the last `tools/call` request and its paired response.

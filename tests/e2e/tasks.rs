@@ -306,13 +306,12 @@ async fn the_tasks_panel_lists_the_servers_tasks_and_cancels_one() -> Result<()>
     let filter = b.id("timeline-filter").await?.prop("value").await?;
     ensure!(filter.as_deref() == Some(id.as_str()), "{filter:?}");
     let rows = eventually(Duration::from_secs(10), "the task's rows", || async {
-        let rows = b.all("[data-testid=timeline-row]").await?;
+        let rows = page::timeline(&b).await?;
         Ok((!rows.is_empty()).then_some(rows))
     })
     .await?;
     for r in rows {
-        let m = r.attr("data-method").await?.unwrap_or_default();
-        ensure!(m.starts_with("tasks/"), "{m} shown for the task's id");
+        ensure!(r.method.starts_with("tasks/"), "{} shown for the task's id", r.method);
     }
     b.css(&format!("[data-testid=task-item][data-task-id=\"{id}\"] [data-testid=task-cancel]")).await?.click().await?;
     b.css(&format!("[data-testid=task-item][data-task-id=\"{id}\"][data-status=cancelled]")).await?;

@@ -60,12 +60,14 @@ pub fn TimelinePanel() -> impl IntoView {
     let direction = RwSignal::new(None::<RowDirection>);
     let kind = RwSignal::new(None::<RowKind>);
     let auth_only = RwSignal::new(false);
-    // Indices of the rows that pass the filters; `None` when nothing is filtered.
-    let filtered = Memo::new(move |_| {
-        let filter =
-            RowFilter { text: text.get(), direction: direction.get(), kind: kind.get(), auth: auth_only.get() };
-        (!filter.is_empty()).then(|| store.filter_rows(&filter))
+    let criteria = Memo::new(move |_| RowFilter {
+        text: text.get(),
+        direction: direction.get(),
+        kind: kind.get(),
+        auth: auth_only.get(),
     });
+    // Indices of the rows that pass the filters; `None` when nothing is filtered.
+    let filtered = Memo::new(move |_| criteria.with(|f| (!f.is_empty()).then(|| store.filter_rows(f))));
     let total =
         Memo::new(move |_| filtered.with(|f| f.as_ref().map(Vec::len)).unwrap_or_else(|| store.row_count.get()));
     let scroller = NodeRef::<Div>::new();
@@ -95,9 +97,11 @@ pub fn TimelinePanel() -> impl IntoView {
             });
         }
     });
-    // What the filters show anew is drawn anew, a frame at a time.
+    // What other filters show is drawn anew, a frame at a time. New rows that pass the
+    // same filters only add to what is drawn: the rows already there stay (a row a person
+    // or a test holds is not taken out from under it).
     Effect::new(move |was: Option<()>| {
-        filtered.track();
+        criteria.track();
         if was.is_some() {
             drawn.set(0);
         }
