@@ -160,6 +160,20 @@ async fn a_burst_is_drawn_over_frames_all_of_it_up_to_two_thousand_rows_and_only
     ensure!(position(&b).await?.1, "the view left the newest rows");
     let height = b.client.execute("return document.querySelector('.timeline-space').offsetHeight", vec![]).await?;
     ensure!(height.as_f64() == Some(count as f64 * 28.0), "the list's height is not that of {count} rows: {height}");
+    // The server log, told at its own pace while the lines flooded in, ends on every line:
+    // the count and the newest line, last of the 200 shown.
+    let log = "const lines = [...document.querySelectorAll('[data-testid=log-line]')]; \
+        return [document.querySelector('.log-panel .count')?.textContent, lines.length, lines.at(-1)?.textContent];";
+    let (counted, shown, newest) = eventually(Duration::from_secs(10), "the log's last line", || async {
+        let v = b.client.execute(log, vec![]).await?;
+        let newest = v[2].as_str().unwrap_or_default().to_owned();
+        Ok(newest.ends_with("message 2999").then(|| (v[0].clone(), v[1].clone(), newest)))
+    })
+    .await?;
+    ensure!(
+        counted.as_str() == Some("3000") && shown.as_u64() == Some(200),
+        "{counted} lines, {shown} shown: {newest}"
+    );
     b.close().await?;
     Ok(())
 }

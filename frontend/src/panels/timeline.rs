@@ -381,14 +381,27 @@ lazy_view!(
 #[component]
 pub fn LogPanel() -> impl IntoView {
     let store = expect_context::<Store>();
-    let count = move || store.calls.logs.with(Vec::len);
+    let count = move || {
+        store.calls.logs_changed.track();
+        store.with_session(|s| s.logs().len())
+    };
     let logging = move || store.server.with(|s| s.as_ref().is_some_and(|s| s.has("logging")));
     let floor = store.catalog.log_floor;
     let shown = move || {
         let floor = floor.get();
-        store.calls.logs.with(|l| {
-            let kept: Vec<_> = l.iter().filter(|line| severity(&line.level) >= floor).cloned().collect();
-            kept[kept.len().saturating_sub(LOG_LINES_SHOWN)..].to_vec()
+        store.calls.logs_changed.track();
+        // Read from the newest back: a flood of lines costs the lines shown, not the log.
+        store.with_session(|s| {
+            let mut kept: Vec<_> = s
+                .logs()
+                .iter()
+                .rev()
+                .filter(|line| severity(&line.level) >= floor)
+                .take(LOG_LINES_SHOWN)
+                .cloned()
+                .collect();
+            kept.reverse();
+            kept
         })
     };
     let level = move || store.catalog.data.with(|c| c.log_level.clone());

@@ -6,16 +6,20 @@ use leptos::prelude::*;
 use serde_json::Value;
 use shared::calls::ConfirmPolicy;
 use shared::mcp::Tool;
-use shared::session::{CallLimits, CallState, LogLine, Progress};
+use shared::session::{CallLimits, CallState, Progress};
 use shared::tasks::TaskRun;
 use std::collections::BTreeSet;
 
+use super::pace::Paced;
 use super::{Store, now_ms};
 
 const POLICY_KEY: &str = "mcp-playground.confirm-policy";
 const TIMEOUT_KEY: &str = "mcp-playground.call-timeout-s";
 const AS_TASK_KEY: &str = "mcp-playground.run-as-task";
 const TTL_KEY: &str = "mcp-playground.task-ttl-s";
+/// The log panel hears of new lines at once, but at most this often while they flood in:
+/// nobody reads faster, and its 200 lines drawn anew every frame were most of a flood's cost.
+const LOG_PACE_MS: f64 = 250.0;
 
 /// A call waiting for a person to confirm it.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,7 +40,10 @@ pub struct CallsState {
     pub timeout_s: RwSignal<f64>,
     /// Total allowed for one call, in seconds, whatever the progress.
     pub max_total_s: RwSignal<f64>,
-    pub logs: RwSignal<Vec<LogLine>>,
+    /// Moves on each time the server's log changes; the lines stay in the session, read
+    /// where they are shown (a copy of every line each frame made a flood of lines slow).
+    pub logs_changed: RwSignal<u64>,
+    log_pace: Paced,
     /// The task of the call under way (or of the last), as the session follows it.
     pub task: RwSignal<Option<TaskRun>>,
     /// Tools the person runs as tasks where they may ("Run as task"), remembered.
@@ -59,7 +66,8 @@ impl CallsState {
             progress: RwSignal::new(None),
             timeout_s: RwSignal::new(timeout),
             max_total_s: RwSignal::new(CallLimits::MAX_TOTAL_S),
-            logs: RwSignal::new(Vec::new()),
+            logs_changed: RwSignal::new(0),
+            log_pace: Paced::new(LOG_PACE_MS),
             task: RwSignal::new(None),
             book: RwSignal::new(Default::default()),
             as_task: RwSignal::new(read(AS_TASK_KEY).and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default()),
@@ -70,6 +78,12 @@ impl CallsState {
                     .unwrap_or(shared::tasks::DEFAULT_TTL_MS / 1000.0),
             ),
         }
+    }
+
+    /// The server's log changed: tells the log panel now, or once the pace allows.
+    pub(super) fn logs_moved(self) {
+        let changed = self.logs_changed;
+        self.log_pace.tell(move || changed.update(|n| *n += 1));
     }
 
     /// "Run as task" for `tool`, remembered.

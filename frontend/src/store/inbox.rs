@@ -1,5 +1,7 @@
 //! What the relay says, taken in by turns: a message that comes alone is taken at once, and a
 //! flood is worked off once a frame, so it costs one render a frame and not one a batch.
+//! While one floods in, the timeline's rows are drawn at a pace of their own (a few times a
+//! second): the rows in view are all new at every frame, and nobody reads them that fast.
 
 use std::time::Duration;
 
@@ -13,6 +15,13 @@ const FRAME_MS: f64 = 16.0;
 /// A page in the background gets no frames: its turn comes after this at the latest, so the
 /// session still answers the server (a ping, say).
 const HIDDEN_TURN: Duration = Duration::from_millis(100);
+/// A turn takes in this many messages at most; the rest wait for the next frame, so a
+/// backlog (messages that came while the page was busy) costs no long frame.
+const MOST_A_TURN: usize = 2000;
+/// A turn taking in this many messages or more is a flood.
+const FLOOD: usize = 100;
+/// How often the timeline's rows are drawn while messages flood in, in ms.
+pub(super) const FLOOD_PACE_MS: f64 = 100.0;
 
 /// The messages not taken in yet.
 #[derive(Default)]
@@ -20,6 +29,15 @@ pub(super) struct Inbox {
     queue: Vec<ServerMsg>,
     /// When the last turn ended (`performance.now()`).
     last_turn: f64,
+    /// The turn under way takes in a flood.
+    flooding: bool,
+}
+
+impl Inbox {
+    /// Whether the turn under way takes in a flood.
+    pub(super) fn flooding(&self) -> bool {
+        self.flooding
+    }
 }
 
 impl Store {
@@ -41,21 +59,43 @@ impl Store {
         if now_ms() - last_turn >= FRAME_MS {
             set_timeout(move || self.take_in(), Duration::ZERO);
         } else {
-            // Whichever comes first; the other finds the queue empty.
-            request_animation_frame(move || self.take_in());
-            set_timeout(move || self.take_in(), HIDDEN_TURN);
+            self.next_turn();
         }
+    }
+
+    /// A turn at the next frame.
+    fn next_turn(self) {
+        // Whichever comes first; the other finds the queue empty.
+        request_animation_frame(move || self.take_in());
+        set_timeout(move || self.take_in(), HIDDEN_TURN);
     }
 
     /// Takes in every queued message.
     fn take_in(self) {
-        let batch = self.inbox.try_update_value(|i| std::mem::take(&mut i.queue)).unwrap_or_default();
+        let batch = self
+            .inbox
+            .try_update_value(|i| {
+                i.flooding = i.queue.len() >= FLOOD;
+                if i.queue.len() > MOST_A_TURN {
+                    let rest = i.queue.split_off(MOST_A_TURN);
+                    std::mem::replace(&mut i.queue, rest)
+                } else {
+                    std::mem::take(&mut i.queue)
+                }
+            })
+            .unwrap_or_default();
         if batch.is_empty() {
             return;
         }
+        if self.inbox.with_value(|i| !i.queue.is_empty()) {
+            self.next_turn();
+        }
         let now = now_ms();
         self.receive_all(batch, now);
-        self.inbox.update_value(|i| i.last_turn = now_ms());
+        self.inbox.update_value(|i| {
+            i.last_turn = now_ms();
+            i.flooding = false;
+        });
     }
 
     fn receive_all(self, batch: Vec<ServerMsg>, now: f64) {

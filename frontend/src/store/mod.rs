@@ -9,6 +9,7 @@ mod auth;
 mod calls;
 mod catalog;
 mod inbox;
+mod pace;
 mod playback;
 mod replay;
 mod saved;
@@ -108,6 +109,8 @@ pub struct Store {
     player: StoredValue<Option<shared::recording::Player>>,
     socket: StoredValue<Option<RelaySocket>, LocalStorage>,
     inbox: StoredValue<inbox::Inbox>,
+    /// The timeline's row count while messages flood in (see [`inbox`]).
+    rows_pace: pace::Paced,
     preset_applied: StoredValue<bool>,
 }
 
@@ -160,6 +163,7 @@ impl Store {
             player: StoredValue::new(None),
             socket: StoredValue::new_local(None),
             inbox: StoredValue::new(Default::default()),
+            rows_pace: pace::Paced::new(inbox::FLOOD_PACE_MS),
             preset_applied: StoredValue::new(false),
         }
     }
@@ -288,7 +292,11 @@ impl Store {
                 }
             }
             if changed.rows {
-                self.row_count.set(s.timeline().len());
+                if self.inbox.with_value(inbox::Inbox::flooding) {
+                    self.rows_pace.tell(move || self.row_count.set(self.with_session(|s| s.timeline().len())));
+                } else {
+                    self.row_count.set(s.timeline().len());
+                }
             }
             if changed.notices {
                 self.notices.set(s.notices().to_vec());
@@ -297,7 +305,7 @@ impl Store {
                 self.stderr.set(s.stderr().to_vec());
             }
             if changed.logs {
-                self.calls.logs.set(s.logs().to_vec());
+                self.calls.logs_moved();
             }
             if changed.reads {
                 self.reads.set(s.reads().clone());

@@ -1,0 +1,62 @@
+//! Telling the page of a change at once, but at most every so often while changes flood in:
+//! what is drawn anew for each telling then costs a few frames a second, not every frame.
+
+use std::time::Duration;
+
+use leptos::prelude::*;
+
+use super::now_ms;
+
+#[derive(Default)]
+struct Pace {
+    /// When the last telling ran (`performance.now()`).
+    last: f64,
+    /// A later telling is set.
+    pending: bool,
+}
+
+/// A pace of tellings, one every `every_ms` at most.
+#[derive(Clone, Copy)]
+pub(super) struct Paced {
+    state: StoredValue<Pace>,
+    every_ms: f64,
+}
+
+impl Paced {
+    pub(super) fn new(every_ms: f64) -> Self {
+        Self { state: StoredValue::new(Pace::default()), every_ms }
+    }
+
+    /// Runs `tell` now if the last telling is `every_ms` old, else once it is; a telling
+    /// already set covers this one (`tell` reads what is new when it runs).
+    pub(super) fn tell(self, tell: impl FnOnce() + 'static) {
+        let now = now_ms();
+        let wait = self.state.try_update_value(|p| {
+            if p.pending {
+                return None;
+            }
+            let since = now - p.last;
+            if since >= self.every_ms {
+                p.last = now;
+                Some(None)
+            } else {
+                p.pending = true;
+                Some(Some(self.every_ms - since))
+            }
+        });
+        match wait.flatten() {
+            Some(None) => tell(),
+            Some(Some(ms)) => set_timeout(
+                move || {
+                    self.state.update_value(|p| {
+                        p.pending = false;
+                        p.last = now_ms();
+                    });
+                    tell();
+                },
+                Duration::from_millis(ms.ceil() as u64),
+            ),
+            None => {}
+        }
+    }
+}
