@@ -29,7 +29,7 @@ pub(super) struct Inbox {
     queue: Vec<ServerMsg>,
     /// When the last turn ended (`performance.now()`).
     last_turn: f64,
-    /// The turn under way takes in a flood.
+    /// The turn under way takes in a flood (or plays a recording as fast as possible).
     flooding: bool,
 }
 
@@ -63,6 +63,14 @@ impl Store {
         }
     }
 
+    /// Runs `turn` as a flood's turn when `flood`: what it changes in the timeline's rows
+    /// is drawn at the flood's pace.
+    pub(super) fn as_flood(self, flood: bool, turn: impl FnOnce()) {
+        self.inbox.update_value(|i| i.flooding = flood);
+        turn();
+        self.inbox.update_value(|i| i.flooding = false);
+    }
+
     /// A turn at the next frame.
     fn next_turn(self) {
         // Whichever comes first; the other finds the queue empty.
@@ -75,7 +83,6 @@ impl Store {
         let batch = self
             .inbox
             .try_update_value(|i| {
-                i.flooding = i.queue.len() >= FLOOD;
                 if i.queue.len() > MOST_A_TURN {
                     let rest = i.queue.split_off(MOST_A_TURN);
                     std::mem::replace(&mut i.queue, rest)
@@ -87,15 +94,13 @@ impl Store {
         if batch.is_empty() {
             return;
         }
+        let flood = batch.len() >= FLOOD;
         if self.inbox.with_value(|i| !i.queue.is_empty()) {
             self.next_turn();
         }
         let now = now_ms();
-        self.receive_all(batch, now);
-        self.inbox.update_value(|i| {
-            i.last_turn = now_ms();
-            i.flooding = false;
-        });
+        self.as_flood(flood, || self.receive_all(batch, now));
+        self.inbox.update_value(|i| i.last_turn = now_ms());
     }
 
     fn receive_all(self, batch: Vec<ServerMsg>, now: f64) {
