@@ -67,6 +67,11 @@ pub struct Session {
     conn: ConnState,
     server: Option<ServerInfo>,
     tools: Vec<Tool>,
+    /// The server said its tool list changed: the listing under way says how, once it ends.
+    tools_change_told: bool,
+    /// A listing of this connection's tools has ended (a change before it changes nothing
+    /// the person has seen).
+    tools_listed: bool,
     tools_loading: bool,
     tools_error: Option<String>,
     call: Call,
@@ -125,6 +130,8 @@ impl Session {
             conn: ConnState::Disconnected,
             server: None,
             tools: Vec::new(),
+            tools_change_told: false,
+            tools_listed: false,
             tools_loading: false,
             tools_error: None,
             call: Call::default(),

@@ -1,6 +1,8 @@
 //! What the client's reading of a server message changes in the session: the handshake's
 //! outcome, tool pages, a call's end, progress, logs, reads and the server's own requests.
 
+use std::collections::BTreeMap;
+
 use super::*;
 
 impl Session {
@@ -16,6 +18,7 @@ impl Session {
                 self.changed.server = true;
                 self.set_conn(ConnState::Connected);
                 self.set_tools_loading(true);
+                self.tools_listed = false;
             }
             Update::InitializeFailed(message) => {
                 // The first reason stands: the relay often explains before the request fails.
@@ -29,11 +32,21 @@ impl Session {
                 self.changed.tools = true;
             }
             Update::Tools(tools) => {
+                // Said only when the list is not what it was: servers often say it changed
+                // right after the handshake, when nothing has.
+                if std::mem::take(&mut self.tools_change_told)
+                    && let Some(words) = tools_change(&self.tools, &tools)
+                {
+                    self.notice(words);
+                }
                 self.tools = tools;
+                self.tools_listed = true;
                 self.tools_error = None;
                 self.set_tools_loading(false);
             }
             Update::ToolsFailed { message, partial } => {
+                self.tools_change_told = false;
+                self.tools_listed = true;
                 if !partial.is_empty() {
                     self.tools = partial;
                 }
@@ -42,7 +55,7 @@ impl Session {
             }
             Update::ToolsChanged => {
                 self.set_tools_loading(true);
-                self.notice("the server's tool list changed; refreshed".into());
+                self.tools_change_told = self.tools_listed;
             }
             Update::CallDone { id, outcome } => {
                 if let Some(tool) = self.call.tool_of(&id) {
@@ -133,4 +146,29 @@ impl Session {
             }
         }
     }
+}
+
+/// What a new tool list changed, in words for a notice; `None` when it is the same.
+fn tools_change(before: &[Tool], after: &[Tool]) -> Option<String> {
+    if before == after {
+        return None;
+    }
+    fn named(list: &[Tool]) -> BTreeMap<&str, &Tool> {
+        list.iter().map(|t| (t.name.as_str(), t)).collect()
+    }
+    let (was, now) = (named(before), named(after));
+    let added: Vec<&str> = now.keys().filter(|n| !was.contains_key(*n)).copied().collect();
+    let removed: Vec<&str> = was.keys().filter(|n| !now.contains_key(*n)).copied().collect();
+    let updated: Vec<&str> =
+        now.iter().filter(|(n, t)| was.get(*n).is_some_and(|w| w != *t)).map(|(n, _)| *n).collect();
+    let names = |list: &[&str]| {
+        if list.len() > 4 { format!("{} and {} more", list[..3].join(", "), list.len() - 3) } else { list.join(", ") }
+    };
+    let parts: Vec<String> = [("added", &added), ("removed", &removed), ("updated", &updated)]
+        .into_iter()
+        .filter(|(_, list)| !list.is_empty())
+        .map(|(what, list)| format!("{what} {}", names(list)))
+        .collect();
+    let said = if parts.is_empty() { "the same tools in another order".to_owned() } else { parts.join("; ") };
+    Some(format!("the server's tool list changed: {said}"))
 }

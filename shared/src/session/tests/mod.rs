@@ -494,12 +494,13 @@ fn the_tool_list_changes_during_a_call() {
     h.flush();
     h.server_says(r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#);
     assert!(h.s.tools_loading());
-    assert_eq!(h.s.notices(), ["the server's tool list changed; refreshed"]);
+    assert!(h.s.notices().is_empty(), "said once the new list says how it changed");
     let (frames, ..) = h.flush();
     assert_eq!(frames, [r#"{"jsonrpc":"2.0","id":4,"method":"tools/list"}"#]);
     assert!(h.s.call().is_pending(), "the call goes on");
     h.server_says(r#"{"jsonrpc":"2.0","id":4,"result":{"tools":[{"name":"fresh","inputSchema":{}}]}}"#);
     assert_eq!(h.tool_names(), ["fresh"]);
+    assert_eq!(h.s.notices(), ["the server's tool list changed: added fresh; removed echo, slow"]);
     h.server_says(r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"ok"}]}}"#);
     let CallState::Done { tool, output, .. } = h.s.call() else { panic!("{:?}", h.s.call()) };
     assert_eq!((tool.as_str(), output.state()), ("slow", Some("absent")), "its tool is gone: no schema to check");
@@ -587,3 +588,46 @@ mod protocol;
 mod stamps;
 mod stateless;
 mod tasks;
+
+#[test]
+fn a_tool_list_said_to_change_but_the_same_or_before_the_first_listing_is_not_a_notice() {
+    // Said while the connection's first listing is on its way (server-everything does).
+    let mut first = Harness::new();
+    first.s.connect_with(Target::Demo, crate::session::tests_pin(), true);
+    first.flush();
+    first.event(RelayEvent::Spawned { pid: Some(7), command: "demo".into(), args: vec![] });
+    first.flush();
+    let init = json!({"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-06-18",
+        "capabilities": {"tools": {"listChanged": true}}, "serverInfo": {"name": "s", "version": "1"}}});
+    first.server_says(&init.to_string());
+    first.flush();
+    first.server_says(r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#);
+    // Every listing asked for is answered with the same tools.
+    for id in 2..6 {
+        let (frames, ..) = first.flush();
+        if id > 2 && !frames.iter().any(|f| f.contains("tools/list")) {
+            break;
+        }
+        first.server_says(&json!({"jsonrpc":"2.0","id":id,"result":{"tools": echo_tool()}}).to_string());
+    }
+    assert_eq!(first.tool_names(), ["echo", "slow"]);
+    assert!(first.s.notices().is_empty(), "{:?}", first.s.notices());
+
+    let mut h = Harness::connected(echo_tool());
+    let tools = h.s.tools().to_vec();
+    let listing = |tools: &[crate::mcp::Tool]| {
+        format!(r#"{{"jsonrpc":"2.0","id":3,"result":{{"tools":{}}}}}"#, serde_json::to_string(tools).unwrap())
+    };
+    h.server_says(r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#);
+    h.flush();
+    h.server_says(&listing(&tools));
+    assert!(!h.s.tools_loading());
+    assert!(h.s.notices().is_empty(), "{:?}", h.s.notices());
+    // A changed description is an update, named.
+    let mut changed = tools.clone();
+    changed[0].description = Some("Says it back, louder".into());
+    h.server_says(r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#);
+    h.flush();
+    h.server_says(&listing(&changed).replace(r#""id":3"#, r#""id":4"#));
+    assert_eq!(h.s.notices(), [format!("the server's tool list changed: updated {}", tools[0].name)]);
+}
