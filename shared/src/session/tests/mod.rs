@@ -89,6 +89,14 @@ impl Harness {
 
     /// Connects to a server of these capabilities with these tools (one page).
     fn connected_with(capabilities: serde_json::Value, tools: serde_json::Value) -> Self {
+        let mut h = Self::handshaken(capabilities);
+        h.server_says(&json!({"jsonrpc":"2.0","id":2,"result":{"tools": tools}}).to_string());
+        h.flush();
+        h
+    }
+
+    /// Past the handshake with a server of these capabilities; its tools asked for (id 2).
+    fn handshaken(capabilities: serde_json::Value) -> Self {
         let mut h = Self::new();
         h.s.connect_with(Target::Demo, crate::session::tests_pin(), true);
         h.flush();
@@ -97,8 +105,6 @@ impl Harness {
         let init = json!({"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-06-18",
             "capabilities": capabilities, "serverInfo": {"name": "s", "version": "1"}}});
         h.server_says(&init.to_string());
-        h.flush();
-        h.server_says(&json!({"jsonrpc":"2.0","id":2,"result":{"tools": tools}}).to_string());
         h.flush();
         h
     }
@@ -592,15 +598,7 @@ mod tasks;
 #[test]
 fn a_tool_list_said_to_change_but_the_same_or_before_the_first_listing_is_not_a_notice() {
     // Said while the connection's first listing is on its way (server-everything does).
-    let mut first = Harness::new();
-    first.s.connect_with(Target::Demo, crate::session::tests_pin(), true);
-    first.flush();
-    first.event(RelayEvent::Spawned { pid: Some(7), command: "demo".into(), args: vec![] });
-    first.flush();
-    let init = json!({"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-06-18",
-        "capabilities": {"tools": {"listChanged": true}}, "serverInfo": {"name": "s", "version": "1"}}});
-    first.server_says(&init.to_string());
-    first.flush();
+    let mut first = Harness::handshaken(json!({"tools": {"listChanged": true}}));
     first.server_says(r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#);
     // Every listing asked for is answered with the same tools.
     for id in 2..6 {
