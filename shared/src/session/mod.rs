@@ -67,10 +67,8 @@ pub struct Session {
     conn: ConnState,
     server: Option<ServerInfo>,
     tools: Vec<Tool>,
-    /// The server said its tool list changed: the listing under way says how, once it ends.
+    /// The server said its tool list changed since a listing of this connection ended.
     tools_change_told: bool,
-    /// A listing of this connection's tools has ended (a change before it changes nothing
-    /// the person has seen).
     tools_listed: bool,
     tools_loading: bool,
     tools_error: Option<String>,
