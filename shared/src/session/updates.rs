@@ -5,6 +5,16 @@ use std::collections::BTreeMap;
 
 use super::*;
 
+/// Where a connection's tool list stands, for telling how it changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ToolsChange {
+    /// Its first listing is on its way: a change said now changes nothing shown.
+    Unlisted,
+    Listed,
+    /// The server said the list changed: the listing under way tells how, when it ends.
+    Told,
+}
+
 impl Session {
     pub(super) fn update(&mut self, update: Update, duration_ms: Option<f64>, now_ms: f64) {
         match update {
@@ -18,7 +28,7 @@ impl Session {
                 self.changed.server = true;
                 self.set_conn(ConnState::Connected);
                 self.set_tools_loading(true);
-                self.tools_listed = false;
+                self.tools_change = ToolsChange::Unlisted;
             }
             Update::InitializeFailed(message) => {
                 // The first reason stands: the relay often explains before the request fails.
@@ -34,19 +44,17 @@ impl Session {
             Update::Tools(tools) => {
                 // Said only when the list is not what it was: servers often say it changed
                 // right after the handshake, when nothing has.
-                if std::mem::take(&mut self.tools_change_told)
+                if std::mem::replace(&mut self.tools_change, ToolsChange::Listed) == ToolsChange::Told
                     && let Some(words) = tools_change(&self.tools, &tools)
                 {
                     self.notice(words);
                 }
                 self.tools = tools;
-                self.tools_listed = true;
                 self.tools_error = None;
                 self.set_tools_loading(false);
             }
             Update::ToolsFailed { message, partial } => {
-                self.tools_change_told = false;
-                self.tools_listed = true;
+                self.tools_change = ToolsChange::Listed;
                 if !partial.is_empty() {
                     self.tools = partial;
                 }
@@ -55,7 +63,9 @@ impl Session {
             }
             Update::ToolsChanged => {
                 self.set_tools_loading(true);
-                self.tools_change_told = self.tools_listed;
+                if self.tools_change == ToolsChange::Listed {
+                    self.tools_change = ToolsChange::Told;
+                }
             }
             Update::CallDone { id, outcome } => {
                 if let Some(tool) = self.call.tool_of(&id) {
