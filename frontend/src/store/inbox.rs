@@ -78,7 +78,7 @@ impl Store {
         set_timeout(move || self.take_in(), HIDDEN_TURN);
     }
 
-    /// Takes in every queued message.
+    /// Takes in the queued messages, [`MOST_A_TURN`] at most (the rest at the next frame).
     fn take_in(self) {
         let batch = self
             .inbox
