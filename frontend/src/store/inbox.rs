@@ -1,7 +1,7 @@
 //! What the relay says, taken in by turns: a message that comes alone is taken at once, and a
 //! flood is worked off once a frame, so it costs one render a frame and not one a batch.
-//! While one floods in, the timeline's rows are drawn at a pace of their own (a few times a
-//! second): the rows in view are all new at every frame, and nobody reads them that fast.
+//! A turn of a flood tells the timeline's rows at a pace of their own (`pace::Rows`): the
+//! rows in view are all new at every frame, and nobody reads them that fast.
 
 use std::time::Duration;
 
@@ -20,8 +20,6 @@ const HIDDEN_TURN: Duration = Duration::from_millis(100);
 const MOST_A_TURN: usize = 2000;
 /// A turn taking in this many messages or more is a flood.
 const FLOOD: usize = 100;
-/// How often the timeline's rows are drawn while messages flood in, in ms.
-pub(super) const FLOOD_PACE_MS: f64 = 100.0;
 
 /// The messages not taken in yet.
 #[derive(Default)]
@@ -29,15 +27,6 @@ pub(super) struct Inbox {
     queue: Vec<ServerMsg>,
     /// When the last turn ended (`performance.now()`).
     last_turn: f64,
-    /// The turn under way takes in a flood (or plays a recording as fast as possible).
-    flooding: bool,
-}
-
-impl Inbox {
-    /// Whether the turn under way takes in a flood.
-    pub(super) fn flooding(&self) -> bool {
-        self.flooding
-    }
 }
 
 impl Store {
@@ -61,14 +50,6 @@ impl Store {
         } else {
             self.next_turn();
         }
-    }
-
-    /// Runs `turn` as a flood's turn when `flood`: what it changes in the timeline's rows
-    /// is drawn at the flood's pace.
-    pub(super) fn as_flood(self, flood: bool, turn: impl FnOnce()) {
-        self.inbox.update_value(|i| i.flooding = flood);
-        turn();
-        self.inbox.update_value(|i| i.flooding = false);
     }
 
     /// A turn at the next frame.
@@ -99,7 +80,7 @@ impl Store {
             self.next_turn();
         }
         let now = now_ms();
-        self.as_flood(flood, || self.receive_all(batch, now));
+        self.rows.during(flood, || self.receive_all(batch, now));
         self.inbox.update_value(|i| i.last_turn = now_ms());
     }
 

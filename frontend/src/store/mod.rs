@@ -109,8 +109,8 @@ pub struct Store {
     player: StoredValue<Option<shared::recording::Player>>,
     socket: StoredValue<Option<RelaySocket>, LocalStorage>,
     inbox: StoredValue<inbox::Inbox>,
-    /// The timeline's row count while messages flood in (see [`inbox`]).
-    rows_pace: pace::Paced,
+    /// How the timeline's row count is told: at once, or at a flood's pace.
+    rows: pace::Rows,
     preset_applied: StoredValue<bool>,
 }
 
@@ -163,7 +163,7 @@ impl Store {
             player: StoredValue::new(None),
             socket: StoredValue::new_local(None),
             inbox: StoredValue::new(Default::default()),
-            rows_pace: pace::Paced::new(inbox::FLOOD_PACE_MS),
+            rows: pace::Rows::new(),
             preset_applied: StoredValue::new(false),
         }
     }
@@ -292,11 +292,8 @@ impl Store {
                 }
             }
             if changed.rows {
-                if self.inbox.with_value(inbox::Inbox::flooding) {
-                    self.rows_pace.tell(move || self.row_count.set(self.with_session(|s| s.timeline().len())));
-                } else {
-                    self.row_count.set(s.timeline().len());
-                }
+                let count = self.row_count;
+                self.rows.tell(move || count.set(self.with_session(|s| s.timeline().len())));
             }
             if changed.notices {
                 self.notices.set(s.notices().to_vec());

@@ -60,3 +60,32 @@ impl Paced {
         }
     }
 }
+
+/// How often the timeline's rows are drawn while messages flood in, in ms.
+const FLOOD_PACE_MS: f64 = 100.0;
+
+/// The timeline's row count, told at once, or at a flood's pace during a turn that brings
+/// a flood (many messages taken in at once, or a recording played as fast as possible).
+#[derive(Clone, Copy)]
+pub(super) struct Rows {
+    pace: Paced,
+    flooding: StoredValue<bool>,
+}
+
+impl Rows {
+    pub(super) fn new() -> Self {
+        Self { pace: Paced::new(FLOOD_PACE_MS), flooding: StoredValue::new(false) }
+    }
+
+    /// Runs `turn`, a flood's turn when `flood`.
+    pub(super) fn during(self, flood: bool, turn: impl FnOnce()) {
+        self.flooding.set_value(flood);
+        turn();
+        self.flooding.set_value(false);
+    }
+
+    /// Runs `tell` (which reads the count when it runs): at once, or at the flood's pace.
+    pub(super) fn tell(self, tell: impl FnOnce() + 'static) {
+        if self.flooding.get_value() { self.pace.tell(tell) } else { tell() }
+    }
+}

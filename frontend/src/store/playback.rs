@@ -165,7 +165,7 @@ impl Store {
         let mut next = Next::Stop;
         // As fast as possible, every frame brings many rows: they are drawn at a flood's pace.
         let flood = self.player.with_value(|p| p.as_ref().is_some_and(|p| p.view().speed == Speed::Max));
-        self.as_flood(flood, || self.with_player(|p, s| next = p.tick(generation, s, &super::now_ms)));
+        self.rows.during(flood, || self.with_player(|p, s| next = p.tick(generation, s, &super::now_ms)));
         match next {
             Next::Stop => {}
             Next::Frame => request_animation_frame(move || self.play_next(generation)),
