@@ -19,6 +19,8 @@ pub enum Error {
     RecordDir { dir: String, source: std::io::Error },
     #[error(transparent)]
     Recording(#[from] crate::record::OpenError),
+    #[error(transparent)]
+    Export(#[from] crate::export::ExportError),
     #[error("the token is {len} characters long; it must have at least {min} (or give none: a random one is made)")]
     ShortToken { len: usize, min: usize },
     #[error("cannot listen on {host}:{port}: {source}{}", if source.kind() == std::io::ErrorKind::AddrInUse { " (pass --port 0 to pick a free port)" } else { "" })]

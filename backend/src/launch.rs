@@ -22,7 +22,7 @@ use crate::upstream::process::Inherit;
 const MAX_STDERR_LINE: usize = 16 * 1024;
 
 /// Where the page is when `--assets` is not given: `dist/` of the workspace this was built in.
-fn default_assets() -> PathBuf {
+pub fn default_assets() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../dist"))
 }
 

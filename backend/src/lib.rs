@@ -6,6 +6,7 @@ pub mod auth;
 pub mod cli;
 pub mod demo;
 pub mod error;
+pub mod export;
 pub mod framing;
 #[cfg(test)]
 mod framing_props;

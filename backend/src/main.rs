@@ -39,6 +39,7 @@ fn main() -> ExitCode {
         Some(Sub::Prompts(args)) => runtime.block_on(backend::headless::prompts(args)),
         Some(Sub::Prompt(args)) => runtime.block_on(backend::headless::prompt(args)),
         Some(Sub::Replay(args)) => runtime.block_on(backend::headless::replay(args)),
+        Some(Sub::Export(args)) => export(args),
         Some(Sub::Mock(args)) => runtime.block_on(backend::mock::run(args)),
         Some(Sub::Play(args)) => runtime.block_on(backend::launch::play(args, announce)).map(|()| ExitCode::SUCCESS),
         None => runtime.block_on(backend::launch::run(cli.run, announce)).map(|()| ExitCode::SUCCESS),
@@ -51,6 +52,20 @@ fn main() -> ExitCode {
 fn failed(e: &backend::error::Error) -> ExitCode {
     eprintln!("error: {e}");
     ExitCode::FAILURE
+}
+
+/// `export`: writes the page and says where, and how big.
+#[allow(clippy::print_stdout, reason = "what the command made")]
+fn export(args: backend::cli::ExportArgs) -> backend::error::Result<ExitCode> {
+    let assets = args.assets.unwrap_or_else(backend::launch::default_assets);
+    let w = backend::export::run(&args.file, args.output, &assets)?;
+    println!(
+        "wrote {} ({} KB: the recording {} KB before packing, the player the rest)",
+        w.file.display(),
+        w.bytes.div_ceil(1024),
+        w.recording_bytes.div_ceil(1024)
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 #[allow(clippy::print_stdout, reason = "the one line of stdout that tests and people read")]

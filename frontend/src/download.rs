@@ -11,8 +11,12 @@ fn save(name: &str, bytes: &[u8], mime: &str) -> Option<()> {
     let parts = js_sys::Array::of1(&array);
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(blob_type(mime));
-    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options).ok()?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
+    blob(name, &web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options).ok()?)
+}
+
+/// Downloads a Blob as a file.
+pub fn blob(name: &str, blob: &web_sys::Blob) -> Option<()> {
+    let url = web_sys::Url::create_object_url_with_blob(blob).ok()?;
     let document = web_sys::window()?.document()?;
     let a: web_sys::HtmlAnchorElement = document.create_element("a").ok()?.dyn_into().ok()?;
     a.set_href(&url);

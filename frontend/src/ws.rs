@@ -14,6 +14,8 @@ pub enum SocketState {
     Open,
     /// Closed or never opened, with the reason for a person.
     Lost(String),
+    /// None to open: the page is an exported recording.
+    Offline,
 }
 
 /// An open socket; dropping it closes it.

@@ -18,6 +18,7 @@ mod demo;
 mod dialogs;
 mod environment;
 mod everything;
+mod export;
 mod filters;
 mod first_screen;
 mod forms;

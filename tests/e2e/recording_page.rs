@@ -11,7 +11,7 @@ use tests::{Browser, Playground, eventually, server_everything};
 use tests::page;
 
 /// What the result pane shows: its state, its content types and texts.
-async fn pane(b: &Browser) -> Result<String> {
+pub(crate) async fn pane(b: &Browser) -> Result<String> {
     let state = b.id("result-pane").await?.attr("data-state").await?.unwrap_or_default();
     let mut parts = vec![state];
     for item in b.all("[data-testid=result-content]").await? {
@@ -32,7 +32,7 @@ async fn pane(b: &Browser) -> Result<String> {
     Ok(parts.join(" | "))
 }
 
-async fn position(b: &Browser) -> Result<(usize, usize)> {
+pub(crate) async fn position(b: &Browser) -> Result<(usize, usize)> {
     let p = b.id("replay-position").await?;
     let num = |v: Option<String>| v.and_then(|v| v.parse::<usize>().ok()).unwrap_or(0);
     Ok((num(p.attr("data-index").await?), num(p.attr("data-total").await?)))
@@ -50,7 +50,7 @@ async fn play_to_end(b: &Browser) -> Result<()> {
 }
 
 /// Records `calls` in a live page, saves the file; returns it and what each call showed.
-async fn record(pg: &Playground, calls: &[(&str, &str)]) -> Result<(String, Vec<String>, usize)> {
+pub(crate) async fn record(pg: &Playground, calls: &[(&str, &str)]) -> Result<(String, Vec<String>, usize)> {
     let b = Browser::start().await?;
     let downloads = b.allow_downloads().await?;
     b.client.goto(&pg.url).await?;

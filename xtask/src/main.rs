@@ -8,6 +8,7 @@ use anyhow::{Context, Result, bail};
 
 mod budget;
 mod page;
+mod player;
 mod split;
 mod tools;
 mod util;

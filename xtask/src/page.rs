@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
-use crate::split;
+use crate::{player, split};
 use crate::tools::path_with_tools;
 use crate::util::{self, Job, root, say};
 
@@ -78,6 +78,7 @@ pub fn bundle() -> Result<()> {
         None,
     )?;
     // The main module is most of wasm-opt's work: the chunks go beside it on the other core.
+    let mut chunks = Vec::new();
     let link = std::thread::scope(|scope| -> Result<String> {
         let main = scope.spawn(|| optimize(&stage.join("frontend_bg.wasm"), &path));
         let mut link = std::fs::read_to_string(&parts.link).context("reading the link module")?;
@@ -92,6 +93,7 @@ pub fn bundle() -> Result<()> {
                 bail!("the link module does not fetch {name} as {named}");
             }
             link = link.replace(&named, &format!("\"./{hashed}\""));
+            chunks.push(hashed);
         }
         main.join().map_err(|_| anyhow::anyhow!("wasm-opt of the main module panicked"))??;
         Ok(link)
@@ -119,6 +121,9 @@ pub fn bundle() -> Result<()> {
     <script type="module" src="/{boot}"></script>"#
     );
     std::fs::write(stage.join("index.html"), template.replace(ASSETS_MARK, &assets))?;
+    let parts = player::Parts { glue: &js, link: &link, wasm: &wasm, chunks: &chunks, css: &css };
+    let size = player::build(&stage, &parts)?;
+    say(&format!("offline player: {} KB", size / 1024));
     compress(&stage)?;
     let dist = root.join("dist");
     let _ = std::fs::remove_dir_all(&dist);
@@ -203,7 +208,9 @@ fn compress(dir: &Path) -> Result<()> {
     for entry in std::fs::read_dir(dir).context("reading the staged page")? {
         let path = entry?.path();
         let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-        if !matches!(ext, "wasm" | "js" | "css" | "html" | "svg") {
+        // The offline player is a file `export` reads, never one a browser fetches.
+        let player = path.file_name().is_some_and(|n| n == player::FILE);
+        if !matches!(ext, "wasm" | "js" | "css" | "html" | "svg") || player {
             continue;
         }
         let bytes = std::fs::read(&path)?;

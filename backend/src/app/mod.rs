@@ -52,6 +52,10 @@ pub fn router(state: AppState) -> Router {
         .route("/api/ws", get(upgrade))
         .route("/api/health", get(|| async { "ok\n" }))
         .route("/api/recording", get(recording))
+        .route(
+            "/api/export",
+            axum::routing::post(export).layer(axum::extract::DefaultBodyLimit::max(crate::record::MAX_FILE_BYTES as usize)),
+        )
         .route_layer(middleware::from_fn_with_state(state.guard.clone(), guard::api));
     let page = if state.assets.join("index.html").is_file() {
         Router::new().fallback_service(
@@ -149,6 +153,27 @@ async fn recording(State(state): State<AppState>) -> Response {
         None => {
             (StatusCode::NOT_FOUND, "no recording is loaded: start with `mcp-playground play FILE`\n").into_response()
         }
+    }
+}
+
+/// The page's "Save as web page": the recording it sends (checked as `play` checks a file)
+/// in the offline player, named `?name=`.
+async fn export(
+    State(state): State<AppState>,
+    axum::extract::Query(query): axum::extract::Query<std::collections::HashMap<String, String>>,
+    body: String,
+) -> Response {
+    let player = match crate::export::player(&state.assets) {
+        Ok(p) => p,
+        Err(e) => return (StatusCode::SERVICE_UNAVAILABLE, format!("{e}\n")).into_response(),
+    };
+    if let Err(problem) = crate::export::check(&body) {
+        return (StatusCode::BAD_REQUEST, format!("this is no recording: {problem}\n")).into_response();
+    }
+    let name = query.get("name").cloned().unwrap_or_default();
+    match tokio::task::spawn_blocking(move || crate::export::page(&player, &name, &body)).await {
+        Ok(html) => ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response(),
+        Err(_) => (StatusCode::INTERNAL_SERVER_ERROR, "the page could not be made\n").into_response(),
     }
 }
 

@@ -54,6 +54,9 @@ pub enum Sub {
     /// exit 0 when everything matches, 1 when something differs or breaks, 2 when it could
     /// not run. Only tools annotated read-only are re-sent unless --allow-writes.
     Replay(ReplayArgs),
+    /// Write a recording as one web page that plays it anywhere, with no server and no
+    /// network (double-click it, or put it on any static host).
+    Export(ExportArgs),
     /// Run the built-in demo MCP server on stdin/stdout (the playground starts it itself).
     DemoServer,
     /// Serve a recording as an MCP server: each request gets its recorded answer.
@@ -80,6 +83,19 @@ pub struct PlayArgs {
     pub file: PathBuf,
     #[command(flatten)]
     pub listen: ListenArgs,
+}
+
+/// `mcp-playground export FILE [-o PAGE.html]`
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The recording: a file of `--record`, or one the page saved.
+    pub file: PathBuf,
+    /// The page to write (default: the recording's name with `.html`).
+    #[arg(short, long, value_name = "PAGE.html")]
+    pub output: Option<PathBuf>,
+    /// Folder of the built page, which holds the offline player (default: the workspace's dist/).
+    #[arg(long, env = "MCP_PLAYGROUND_ASSETS")]
+    pub assets: Option<PathBuf>,
 }
 
 /// `mcp-playground mock FILE [--port PORT] [--host HOST]`

@@ -16,7 +16,10 @@ use crate::store::{ConnState, Store};
 pub fn ConnectionPanel() -> impl IntoView {
     let store = expect_context::<Store>();
     let unfolded = RwSignal::new(false);
-    let folded = move || store.conn.get() == ConnState::Connected && !store.in_playback() && !unfolded.get();
+    // An exported recording has no form to show: the server it played, and no more.
+    let folded = move || {
+        store.offline() || (store.conn.get() == ConnState::Connected && !store.in_playback() && !unfolded.get())
+    };
     // Each connection starts folded once it is up.
     Effect::new(move |_| {
         if store.conn.get() != ConnState::Connected {
@@ -127,7 +130,8 @@ fn ConnectionForm(unfolded: RwSignal<bool>, folded: Signal<bool>) -> impl IntoVi
         // The button and the status are the same elements folded or not: the summary's line
         // is the one under the form, drawn in a row.
         <div class="conn-line">
-            <button class="button primary wide" data-testid="connect-button" on:click=on_button
+<Show when=move || !store.offline()>
+                        <button class="button primary wide" data-testid="connect-button" on:click=on_button
                 class:danger=move || busy() && !store.in_playback() prop:disabled=move || store.in_playback()
                 title=move || if store.in_playback() { "A recording is playing: go back to live to connect" } else { "" }>
                 {move || if store.in_playback() { "Playing a recording" } else { match store.conn.get() {
@@ -136,6 +140,7 @@ fn ConnectionForm(unfolded: RwSignal<bool>, folded: Signal<bool>) -> impl IntoVi
                     _ => "Connect",
                 } }}
             </button>
+            </Show>
             <div class="status-line" data-testid="connection-status" data-state=move || store.conn.with(|c| c.as_str())
                 class:playback=move || store.in_playback()>
                 <span class="dot"></span>
@@ -153,7 +158,7 @@ fn ConnectionForm(unfolded: RwSignal<bool>, folded: Signal<bool>) -> impl IntoVi
                 <ServerInfoCard compact=true />
             </Show>
         </div>
-        <Show when=move || folded.get()>
+        <Show when=move || folded.get() && !store.offline()>
             <FoldedMore unfolded />
             <Show when=move || store.auth.state.with(Option::is_some)>
                 <AuthStatus />

@@ -26,6 +26,7 @@ pub fn RecordControls() -> impl IntoView {
         }
     };
     let picker = NodeRef::<leptos::html::Input>::new();
+    let saving = RwSignal::new(false);
     view! {
         <div class="record-controls">
             {move || source().map(|s| view! {
@@ -34,6 +35,7 @@ pub fn RecordControls() -> impl IntoView {
                     <span class="rec-dot"></span>{if s == "relay" { "Relay recording" } else { "Recording" }}
                 </span>
             })}
+            <Show when=move || !store.offline()>
             <button class="button small ghost rec-toggle" data-testid="record-toggle"
                 data-state=move || if on() { "on" } else { "off" }
                 aria-pressed=move || on().to_string()
@@ -41,8 +43,15 @@ pub fn RecordControls() -> impl IntoView {
                 on:click=move |_| store.toggle_recording()>
                 <span class="rec-dot" class:off=move || !on()></span>{move || if on() { "Rec on" } else { "Rec off" }}
             </button>
+            </Show>
             <button class="button small ghost" data-testid="recording-export" title="Download the recording (JSON Lines)"
                 on:click=move |_| store.download_recording()>"Save"</button>
+            <Show when=move || !store.offline()>
+                <button class="button small ghost" data-testid="recording-export-html"
+                    title="Download the recording as one web page that plays it anywhere, with no server and no network"
+                    prop:disabled=move || saving.get() aria-busy=move || saving.get().to_string()
+                    on:click=move |_| store.save_web_page(saving)>"Save as web page"</button>
+            </Show>
             <label class="button small ghost" title="Play a recording back (or drop the file on the page)">
                 "Open…"
                 <input type="file" class="visually-hidden" data-testid="recording-import" accept=".jsonl,.json,.ndjson,application/x-ndjson"
@@ -107,7 +116,9 @@ pub fn PlaybackBar() -> impl IntoView {
                             </span>
                             <progress max=p.total.max(1).to_string() value=p.index.to_string()></progress>
                         </div>
-                        <button class="button small ghost" data-testid="replay-exit" on:click=move |_| store.playback_exit()>"Back to live"</button>
+                        <Show when=move || !store.offline()>
+                            <button class="button small ghost" data-testid="replay-exit" on:click=move |_| store.playback_exit()>"Back to live"</button>
+                        </Show>
                     </div>
                 }
             })}
@@ -128,6 +139,28 @@ impl Store {
             }
             None => self.notice("nothing is recorded yet: connect with Rec on, or switch it on".into()),
         }
+    }
+
+    /// Has the relay make the recording one web page (the offline player with the file in
+    /// it), then downloads it; `saving` is on meanwhile.
+    pub fn save_web_page(self, saving: RwSignal<bool>) {
+        let Some(text) = self.export_recording() else {
+            return self.notice("nothing is recorded yet: connect with Rec on, or switch it on".into());
+        };
+        let name = self.playback.with_untracked(|p| p.as_ref().map(|p| p.name.clone())).unwrap_or_else(|| {
+            format!("mcp-playground-{}.jsonl", shared::recording::utc_stamp(js_sys::Date::now()))
+        });
+        saving.set(true);
+        leptos::task::spawn_local(async move {
+            let url = format!("/api/export?name={}", String::from(js_sys::encode_uri_component(&name)));
+            match crate::fetch::post(&url, &text).await {
+                Ok(page) => {
+                    let _ = download::blob(&shared::render::download::page_name(Some(&name)), &page);
+                }
+                Err(e) => self.notice(format!("the web page could not be made: {e}")),
+            }
+            saving.set(false);
+        });
     }
 
     /// Reads a picked or dropped file and plays it.

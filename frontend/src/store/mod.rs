@@ -9,6 +9,7 @@ mod auth;
 mod calls;
 mod catalog;
 mod inbox;
+mod offline;
 mod pace;
 mod playback;
 mod replay;
@@ -171,6 +172,9 @@ impl Store {
     /// Opens the socket to the relay, signed in by the session cookie the relay set when
     /// this browser opened the URL it printed.
     pub fn start(self) {
+        if let Some((name, blob)) = offline::recording() {
+            return self.play_held(name, blob);
+        }
         self.load_roots();
         self.listen_to_views();
         match RelaySocket::open(move |m| self.enqueue(m), move |s| self.on_socket_state(s)) {

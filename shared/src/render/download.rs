@@ -69,6 +69,12 @@ pub fn file_name(hint: Option<&str>, fallback: &str, mime: &str) -> String {
     format!("{}.{}", stem(hint, fallback), extension(mime))
 }
 
+/// The name of a recording saved as a web page (our own page, never a server's bytes):
+/// a harmless stem from `hint` (the recording's name, its extension dropped) and `.html`.
+pub fn page_name(hint: Option<&str>) -> String {
+    format!("{}.html", stem(hint, "recording"))
+}
+
 /// A text's file name: as [`file_name`], but text of a type not on the list is `.txt`
 /// (what it is, once saved: characters, opened by an editor).
 pub fn text_file_name(hint: Option<&str>, fallback: &str, mime: &str) -> String {

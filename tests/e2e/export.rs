@@ -1,0 +1,168 @@
+//! A recording as one web page: made by `mcp-playground export` and by "Save as web page",
+//! opened from `file://` with the network blocked, and stepped to its end with the results
+//! the live page showed; nothing fetched, no CSP violation. `/api/export` refuses what the
+//! rest of `/api` refuses.
+
+use std::path::Path;
+use anyhow::{Result, ensure};
+use tests::{Browser, Playground, command, page};
+
+use crate::recording_page::{pane, position, record};
+
+/// Counts what the CSP refused and every resource the document loads, from its first line.
+const WATCH: &str = "window.__violations = []; \
+    document.addEventListener('securitypolicyviolation', e => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));";
+
+/// Opens the exported page from `file://` in a browser whose network is gone.
+async fn open_offline(file: &Path) -> Result<Browser> {
+    let b = Browser::start().await?;
+    b.on_new_document(WATCH).await?;
+    b.block_urls(&["http://*", "https://*", "ws://*", "wss://*"]).await?;
+    b.client.goto(&format!("file://{}", file.display())).await?;
+    b.css("[data-testid=replay-mode][data-state=playback]").await?;
+    Ok(b)
+}
+
+/// What went wrong in the page as the browser saw it: CSP violations, and any resource it
+/// loaded that is not `data:` or `blob:`.
+async fn what_was_fetched_or_refused(b: &Browser) -> Result<(Vec<String>, Vec<String>)> {
+    let violations = b.client.execute("return window.__violations", vec![]).await?;
+    let loaded = b
+        .client
+        .execute("return performance.getEntriesByType('resource').map(e => e.name)", vec![])
+        .await?;
+    let strings = |v: serde_json::Value| -> Vec<String> {
+        v.as_array().into_iter().flatten().filter_map(|s| s.as_str().map(str::to_owned)).collect()
+    };
+    let foreign = strings(loaded).into_iter().filter(|u| !u.starts_with("data:") && !u.starts_with("blob:")).collect();
+    Ok((strings(violations), foreign))
+}
+
+#[tokio::test]
+async fn a_demo_recording_becomes_one_page_that_plays_from_file_with_no_network() -> Result<()> {
+    let calls = [
+        ("echo", r#"{"message": "exported hi"}"#),
+        ("get_image", r#"{"width": 64, "height": 32}"#),
+        ("get_audio", r#"{"duration_ms": 300}"#),
+        ("get_weather", r#"{"city": "Lisbon"}"#),
+    ];
+    let pg = Playground::start(&[])?;
+    let (text, live, tools) = record(&pg, &calls).await?;
+    drop(pg);
+    let dir = std::env::temp_dir().join(format!("mcp-playground-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let file = dir.join("demo.jsonl");
+    std::fs::write(&file, &text)?;
+    let html = dir.join("demo.html");
+    let run = command::run(&["export", &file.to_string_lossy(), "-o", &html.to_string_lossy()])?;
+    ensure!(run.code == 0 && run.stdout.contains("demo.html"), "{run}");
+    let bytes = std::fs::metadata(&html)?.len();
+    tests::say(&format!("the exported demo: {} KB, its recording {} KB", bytes / 1024, text.len() / 1024));
+
+    let b = open_offline(&html).await?;
+    // Nothing of a live page: no relay to reach, nothing to record, no way back to live.
+    for absent in ["record-toggle", "recording-export-html", "replay-exit", "connect-button"] {
+        ensure!(b.all(&format!("[data-testid={absent}]")).await?.is_empty(), "{absent} is shown offline");
+    }
+    let (index, total) = position(&b).await?;
+    ensure!(index == 0 && total == text.lines().count() - 1, "{index}/{total}");
+    let mut seen: Vec<String> = Vec::new();
+    for _ in 0..total {
+        b.id("replay-step").await?.click().await?;
+        let state = match b.all("[data-testid=result-pane]").await?.into_iter().next() {
+            Some(p) => p.attr("data-state").await?.unwrap_or_default(),
+            None => String::new(),
+        };
+        if !matches!(state.as_str(), "" | "idle" | "pending") {
+            let now = pane(&b).await?;
+            if seen.last() != Some(&now) {
+                seen.push(now);
+            }
+        }
+    }
+    ensure!(seen == live, "the exported page showed\n{seen:#?}\nlive showed\n{live:#?}");
+    ensure!(b.all("[data-testid=tool-item]").await?.len() == tools, "the same tool list");
+    ensure!(!b.all("[data-testid=timeline-row]").await?.is_empty(), "the timeline");
+    // The flow view, whose code is a chunk of its own, comes from the file too.
+    b.id("flow-toggle").await?.click().await?;
+    b.id("flow-view").await?;
+    b.id("flow-toggle").await?.click().await?;
+    // ← steps back, as in the playground.
+    let key = "window.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowLeft', bubbles: true}))";
+    b.client.execute(key, vec![]).await?;
+    ensure!(position(&b).await?.0 == total - 1, "← stepped back");
+    b.client.execute(&key.replace("ArrowLeft", "ArrowRight"), vec![]).await?;
+    ensure!(position(&b).await?.0 == total, "→ stepped on");
+    b.screenshot("export-light").await?;
+    b.prefer_dark().await?;
+    b.screenshot("export-dark").await?;
+    let (violations, fetched) = what_was_fetched_or_refused(&b).await?;
+    ensure!(violations.is_empty(), "CSP violations: {violations:?}");
+    ensure!(fetched.is_empty(), "fetched: {fetched:?}");
+    b.close().await?;
+
+    // "Save as web page" in the playground makes the same page of the same file.
+    let (_pg, b) = page::open(Playground::start(&[])?).await?;
+    let downloads = b.allow_downloads().await?;
+    b.id("recording-import").await?.send_keys(&file.to_string_lossy()).await?;
+    b.css("[data-testid=replay-mode][data-state=playback]").await?;
+    b.id("recording-export-html").await?.click().await?;
+    let saved = b.downloaded(".html").await?;
+    ensure!(saved.file_name().is_some_and(|n| n == "demo.html"), "{}", saved.display());
+    ensure!(std::fs::read(&saved)? == std::fs::read(&html)?, "the page's file and the command's are the same");
+    b.close().await?;
+    let _ = std::fs::remove_dir_all(downloads);
+    let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}
+
+#[tokio::test]
+async fn what_is_no_recording_makes_no_page() -> Result<()> {
+    let dir = std::env::temp_dir().join(format!("mcp-playground-export-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, "hello\n")?;
+    let out = dir.join("notes.html");
+    let run = command::run(&["export", &notes.to_string_lossy(), "-o", &out.to_string_lossy()])?;
+    ensure!(run.code == 1 && run.stderr.contains("cannot be read as a recording"), "{run}");
+    ensure!(!out.exists(), "nothing written");
+    let missing = dir.join("missing.jsonl");
+    let run = command::run(&["export", &missing.to_string_lossy()])?;
+    ensure!(run.code == 1 && run.stderr.contains("cannot read the recording"), "{run}");
+    let run = command::run(&["export", &notes.to_string_lossy(), "--assets", &dir.to_string_lossy()])?;
+    ensure!(run.code == 1 && run.stderr.contains("offline player is not built"), "{run}");
+    let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}
+
+#[tokio::test]
+async fn the_export_endpoint_refuses_strangers_and_what_is_no_recording() -> Result<()> {
+    let pg = Playground::start(&[])?;
+    let header = r#"{"format":"mcp-playground-recording","version":1,"started_at_ms":0,"recorded_by":"relay","relay_version":"0","target":{"transport":"demo"}}"#;
+    let recording = format!("{header}\n{{\"t\":1,\"event\":{{\"kind\":\"note\",\"message\":\"n\"}}}}\n");
+    let client = reqwest::Client::new();
+    let origin = format!("http://{}", pg.authority());
+    let post = |url: String, origin: &str, body: String| {
+        client.post(url).header("Origin", origin.to_owned()).body(body).send()
+    };
+    let with_token = format!("{}/api/export?token={}&name=x.jsonl", pg.base, pg.token);
+    let cases = [
+        ("no token", format!("{}/api/export", pg.base), origin.as_str(), recording.clone(), 401),
+        ("a forged Origin", with_token.clone(), "http://evil.example", recording.clone(), 403),
+        ("no recording", with_token.clone(), origin.as_str(), "hello\n".to_owned(), 400),
+        ("a recording", with_token.clone(), origin.as_str(), recording.clone(), 200),
+    ];
+    for (what, url, origin, body, expected) in cases {
+        let answer = post(url, origin, body).await?;
+        let status = answer.status().as_u16();
+        let text = answer.text().await?;
+        ensure!(status == expected, "{what}: {status}, not {expected}: {text:.200}");
+        if expected == 200 {
+            ensure!(text.contains(r#"id="mcp-recording" data-name="x.jsonl""#), "{text:.300}");
+        }
+        if expected == 400 {
+            ensure!(text.contains("no recording") && text.contains("line 1"), "{text}");
+        }
+    }
+    Ok(())
+}
