@@ -44,7 +44,7 @@ pub fn App() -> impl IntoView {
     // The view shown (rebuilt only when it changes, not on each change of the server).
     let shown = Memo::new(move |_| store.shown_view());
     view! {
-        <div class="app" on:dragover=panels::recording::on_drag_over on:drop=move |ev| panels::recording::on_drop(store, ev)>
+        <div class="app" class:presenter=move || store.presenter.get() && store.in_playback() on:dragover=panels::recording::on_drag_over on:drop=move |ev| panels::recording::on_drop(store, ev)>
             <panels::header::Header />
             <panels::relay_banner::RelayBanner />
             <Show when=move || rest.get()>{panels::later(panels::recording::playback_bar())}</Show>
@@ -61,6 +61,7 @@ pub fn App() -> impl IntoView {
                 </aside>
                 <section class="workspace">
                     <panels::notices::Notices />
+                    <Show when=move || rest.get() && store.in_playback()>{panels::later(panels::notes::notes_panel())}</Show>
                     <Show when=move || rest.get()>{panels::later(panels::replay::replay_panel())}</Show>
                     {move || match shown.get() {
                         store::View::Tools => view! { <panels::call::CallPanel /> }.into_any(),

@@ -1,5 +1,6 @@
 //! The page's keys, unless a field has the keyboard (a dialog keeps its keys to itself):
-//! `/` puts the focus in the tool filter; → and ← step through a recording being played.
+//! `/` puts the focus in the tool filter; → and ← step through a recording being played,
+//! P switches the presenter view on and off (Esc leaves it).
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -39,6 +40,11 @@ pub fn install(store: Store) {
                 ev.prevent_default();
                 store.playback_back();
             }
+            "p" | "P" if store.in_playback() => {
+                ev.prevent_default();
+                store.presenter.update(|p| *p = !*p);
+            }
+            "Escape" if store.presenter.get_untracked() => store.presenter.set(false),
             _ => {}
         }
     });

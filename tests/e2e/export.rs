@@ -166,3 +166,102 @@ async fn the_export_endpoint_refuses_strangers_and_what_is_no_recording() -> Res
     }
     Ok(())
 }
+
+/// The note the page shows now: (title, text), or none.
+async fn note_shown(b: &Browser) -> Result<Option<String>> {
+    Ok(match b.all("[data-testid=note-view]").await?.into_iter().next() {
+        Some(n) => Some(n.text().await?),
+        None => None,
+    })
+}
+
+/// Writes the note of the step shown and waits for it to show.
+async fn write_note(b: &Browser, title: &str, text: &str) -> Result<()> {
+    let editor = b.id("note-editor").await?;
+    b.set_value(&editor.find(fantoccini::Locator::Css("[data-testid=note-title]")).await?, title).await?;
+    b.set_value(&editor.find(fantoccini::Locator::Css("[data-testid=note-text]")).await?, text).await?;
+    editor.find(fantoccini::Locator::Css("[data-testid=note-save]")).await?.click().await?;
+    let shown = note_shown(b).await?.unwrap_or_default();
+    ensure!(shown.contains(title) && shown.contains(text), "{shown}");
+    Ok(())
+}
+
+#[tokio::test]
+async fn notes_are_written_while_stepping_saved_in_the_file_and_shown_in_the_exported_page() -> Result<()> {
+    let pg = Playground::start(&[])?;
+    let calls = [("echo", r#"{"message": "noted"}"#), ("get_weather", r#"{"city": "Porto"}"#)];
+    let (text, _, _) = record(&pg, &calls).await?;
+    drop(pg);
+    let dir = std::env::temp_dir().join(format!("mcp-playground-notes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let file = dir.join("talk.jsonl");
+    std::fs::write(&file, &text)?;
+
+    let (_pg, b) = page::open(Playground::start(&[])?).await?;
+    let downloads = b.allow_downloads().await?;
+    b.id("recording-import").await?.send_keys(&file.to_string_lossy()).await?;
+    b.css("[data-testid=replay-mode][data-state=playback]").await?;
+    ensure!(note_shown(&b).await?.is_none(), "no note yet");
+    write_note(&b, "Welcome", "A tour of the demo server.").await?;
+    for _ in 0..3 {
+        b.id("replay-step").await?.click().await?;
+    }
+    ensure!(note_shown(&b).await?.is_none(), "step 3 has no note of its own");
+    write_note(&b, "The first call", "Echo says it back.").await?;
+    b.id("replay-step").await?.click().await?;
+    ensure!(note_shown(&b).await?.is_none());
+    b.id("replay-back").await?.click().await?;
+    ensure!(note_shown(&b).await?.is_some_and(|n| n.contains("The first call")));
+
+    // The presenter view: one key away, the note and the result, nothing else.
+    let press = |key: &str| format!("window.dispatchEvent(new KeyboardEvent('keydown', {{key: '{key}', bubbles: true}}))");
+    b.client.execute(&press("p"), vec![]).await?;
+    b.css("[data-testid=presenter-toggle][data-state=on]").await?;
+    let hidden = b.client.execute("return getComputedStyle(document.querySelector('.sidebar')).display", vec![]).await?;
+    ensure!(hidden == "none", "the sidebar is hidden: {hidden}");
+    ensure!(b.all("[data-testid=note-editor]").await?.is_empty(), "no editor while presenting");
+    b.screenshot("presenter-light").await?;
+    b.client.execute(&press("Escape"), vec![]).await?;
+    b.css("[data-testid=presenter-toggle][data-state=off]").await?;
+    b.id("presenter-toggle").await?.click().await?;
+    b.css("[data-testid=presenter-toggle][data-state=on]").await?;
+    b.id("presenter-toggle").await?.click().await?;
+
+    // Saved into the file, in its header.
+    b.id("recording-export").await?.click().await?;
+    let saved = b.downloaded(".jsonl").await?;
+    let saved_text = std::fs::read_to_string(&saved)?;
+    let header: serde_json::Value = serde_json::from_str(saved_text.lines().next().unwrap_or_default())?;
+    ensure!(header["version"] == 3, "{header}");
+    ensure!(header["notes"][0]["at"] == 0 && header["notes"][1]["at"] == 3, "{header}");
+    ensure!(header["notes"][1]["title"] == "The first call", "{header}");
+    b.id("recording-export-html").await?.click().await?;
+    let html = b.downloaded(".html").await?;
+    let page_file = dir.join("talk.html");
+    std::fs::copy(&html, &page_file)?;
+
+    // A fresh page reads the notes back from the file.
+    b.client.refresh().await?;
+    b.id("recording-import").await?.send_keys(&saved.to_string_lossy()).await?;
+    b.css("[data-testid=replay-mode][data-state=playback]").await?;
+    ensure!(note_shown(&b).await?.is_some_and(|n| n.contains("Welcome")));
+    b.close().await?;
+
+    // The exported page shows them to the audience, with no editor.
+    let b = open_offline(&page_file).await?;
+    ensure!(note_shown(&b).await?.is_some_and(|n| n.contains("A tour of the demo server.")));
+    ensure!(b.all("[data-testid=note-editor]").await?.is_empty(), "the audience has no editor");
+    for _ in 0..3 {
+        b.id("replay-step").await?.click().await?;
+    }
+    ensure!(note_shown(&b).await?.is_some_and(|n| n.contains("Echo says it back.")));
+    b.id("presenter-toggle").await?.click().await?;
+    b.css("[data-testid=presenter-toggle][data-state=on]").await?;
+    b.screenshot("export-presenter").await?;
+    let (violations, fetched) = what_was_fetched_or_refused(&b).await?;
+    ensure!(violations.is_empty() && fetched.is_empty(), "{violations:?} {fetched:?}");
+    b.close().await?;
+    let _ = std::fs::remove_dir_all(downloads);
+    let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}

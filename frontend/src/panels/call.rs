@@ -35,8 +35,16 @@ fn EmptyState() -> impl IntoView {
     let store = expect_context::<Store>();
     view! {
         <div class="panel empty-state">
-            <h2>{move || if store.conn.get() == ConnState::Connected { "Pick a tool" } else { "Explore an MCP server" }}</h2>
-            <p>{move || if store.conn.get() == ConnState::Connected {
+            <h2>{move || if store.in_playback() {
+                "A recorded session"
+            } else if store.conn.get() == ConnState::Connected {
+                "Pick a tool"
+            } else {
+                "Explore an MCP server"
+            }}</h2>
+            <p>{move || if store.in_playback() {
+                "Step through it with → (← goes back) or press Play: each call and its result show here as they did."
+            } else if store.conn.get() == ConnState::Connected {
                 "Choose a tool on the left to see its schema, fill its arguments and call it."
             } else {
                 "Connect to the built-in demo server or any stdio server. Every message appears in the timeline on the right."

@@ -31,6 +31,7 @@ pub mod form;
 pub mod header;
 pub mod json;
 pub mod modal;
+pub mod notes;
 pub mod notices;
 pub mod prompts;
 pub mod recording;

@@ -116,6 +116,7 @@ pub fn PlaybackBar() -> impl IntoView {
                             </span>
                             <progress max=p.total.max(1).to_string() value=p.index.to_string()></progress>
                         </div>
+                        <super::notes::PresenterToggle />
                         <Show when=move || !store.offline()>
                             <button class="button small ghost" data-testid="replay-exit" on:click=move |_| store.playback_exit()>"Back to live"</button>
                         </Show>

@@ -93,6 +93,8 @@ pub struct Store {
     pub relay_recording: RwSignal<bool>,
     /// A recording being played back, and where.
     pub playback: RwSignal<Option<shared::recording::PlayerView>>,
+    /// The presenter view: large type, the note and the result, nothing else.
+    pub presenter: RwSignal<bool>,
     /// A recording file being read.
     pub loading: RwSignal<Option<Loading>>,
     /// The replay of the loaded recording against the live server.
@@ -153,6 +155,7 @@ impl Store {
             recording: RwSignal::new(true),
             relay_recording: RwSignal::new(false),
             playback: RwSignal::new(None),
+            presenter: RwSignal::new(false),
             loading: RwSignal::new(None),
             replay_view: RwSignal::new(Default::default()),
             replay_confirm: RwSignal::new(None),

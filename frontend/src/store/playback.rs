@@ -125,6 +125,13 @@ impl Store {
         });
     }
 
+    /// Writes the note of the step shown (both parts empty: removes it).
+    pub fn set_note(self, title: &str, text: &str) -> Result<(), shared::recording::NoteError> {
+        let mut result = Ok(());
+        self.with_player(|p, _| result = p.set_note(title, text));
+        result
+    }
+
     /// One entry back: the session is played again from the start to there.
     pub fn playback_back(self) {
         self.with_player(|p, s| *s = p.back());

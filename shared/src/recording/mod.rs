@@ -9,6 +9,7 @@
 
 mod live;
 mod matching;
+pub mod notes;
 mod player;
 mod read;
 #[cfg(test)]
@@ -23,6 +24,7 @@ use crate::relay::{AuthState, Direction, RelayEvent, ServerMsg, Target};
 use crate::revision::ProtocolChoice;
 
 pub use live::LiveRecorder;
+pub use notes::{Note, NoteError};
 pub use matching::{MAX_DELAY_MS, Mock, Reply};
 pub use player::{FRAME_BUDGET_MS, LONGEST_PAUSE_MS, Next, Player, PlayerView, Speed};
 pub use read::{ByteReader, Problem, Reader, Recording, parse};
@@ -30,8 +32,9 @@ pub use read::{ByteReader, Problem, Reader, Recording, parse};
 /// The `format` of the header line.
 pub const FORMAT: &str = "mcp-playground-recording";
 /// The version this build writes, and the newest it reads. Version 2 added the App lane
-/// (`"lane": "app"` entries); version 1 files are read as they are.
-pub const VERSION: u32 = 2;
+/// (`"lane": "app"` entries), version 3 presenter notes (`notes` in the header, see
+/// [`notes`]); older files are read as they are.
+pub const VERSION: u32 = 3;
 
 /// Who wrote a recording.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,6 +73,9 @@ pub struct Header {
     /// JSON Pointers a replay leaves out of its comparison (set by the replay view).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ignore: Vec<String>,
+    /// The presenter's notes, in step order (version 3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
 }
 
 impl Header {
@@ -86,6 +92,7 @@ impl Header {
             server_info: None,
             capabilities: None,
             ignore: Vec::new(),
+            notes: Vec::new(),
         }
     }
 

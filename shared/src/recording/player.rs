@@ -5,6 +5,7 @@
 
 use serde_json::{Value, json};
 
+use super::notes::{self, Note, NoteError};
 use super::{Entry, Header, Mock, Recorder, Recording};
 use crate::apps::ViewRequest;
 use crate::mcp::Implementation;
@@ -68,6 +69,8 @@ pub struct PlayerView {
     pub speed: Speed,
     /// Who and what was recorded ([`Header::summary`]).
     pub summary: String,
+    /// The presenter's note of this step.
+    pub note: Option<Note>,
 }
 
 /// A loaded recording and where its playback stands.
@@ -85,6 +88,8 @@ pub struct Player {
     generation: u64,
     /// The recording as a server, for what an App's view asks while the file plays.
     mock: Option<Mock>,
+    /// The notes were written here: the header is written anew on export.
+    notes_edited: bool,
 }
 
 impl Player {
@@ -100,6 +105,7 @@ impl Player {
             speed: Speed::Times(1.0),
             generation: 0,
             mock: None,
+            notes_edited: false,
         }
     }
 
@@ -116,7 +122,15 @@ impl Player {
             playing: self.playing,
             speed: self.speed,
             summary: self.header.summary(),
+            note: notes::at(&self.header.notes, self.index).cloned(),
         }
+    }
+
+    /// Writes the note of the step shown (empty parts remove it).
+    pub fn set_note(&mut self, title: &str, text: &str) -> Result<(), NoteError> {
+        notes::set(&mut self.header.notes, self.index, self.entries.len(), title, text)?;
+        self.notes_edited = true;
+        Ok(())
     }
 
     /// The recording, as a replay against a live server reads it.
@@ -237,14 +251,18 @@ impl Player {
         }
     }
 
-    /// The file as it came, with `ignore` (the replay view's pointers) saved in its header;
-    /// every other line exactly as loaded.
+    /// The file as it came, with `ignore` (the replay view's pointers) and the notes saved
+    /// in its header; every other line exactly as loaded.
     pub fn text_with_ignore(&self, ignore: &[String]) -> String {
-        if self.header.ignore == ignore {
+        if self.header.ignore == ignore && !self.notes_edited {
             return self.text.clone();
         }
         let mut header = self.header.clone();
         header.ignore = ignore.to_vec();
+        if !header.notes.is_empty() {
+            // Older entries are read by a newer version as they are.
+            header.version = header.version.max(notes::NOTES_SINCE);
+        }
         let rest = self.text.split_once('\n').map_or("", |(_, rest)| rest);
         format!("{}\n{rest}", header.to_line())
     }

@@ -58,7 +58,7 @@ fn a_live_recording_holds_the_handshake_then_writes_each_line_at_once() {
     assert_eq!(live.push(&msgs[3]).len(), 1);
     assert_eq!(live.push(&msgs[4]).len(), 1);
     assert!(live.finish().is_empty());
-    expect![[r#"{"format":"mcp-playground-recording","version":2,"started_at_ms":1000.0,"recorded_by":"relay","relay_version":"0.1.0","target":{"transport":"stdio","command":"node","args":["server.js"],"env":{"API_KEY":"••••","AUTH":"Bearer ••••"},"cwd":"/srv"},"protocol_version":"2025-06-18","server_info":{"name":"s","version":"1"},"capabilities":{"tools":{"listChanged":true}}}"#]]
+    expect![[r#"{"format":"mcp-playground-recording","version":3,"started_at_ms":1000.0,"recorded_by":"relay","relay_version":"0.1.0","target":{"transport":"stdio","command":"node","args":["server.js"],"env":{"API_KEY":"••••","AUTH":"Bearer ••••"},"cwd":"/srv"},"protocol_version":"2025-06-18","server_info":{"name":"s","version":"1"},"capabilities":{"tools":{"listChanged":true}}}"#]]
         .assert_eq(&released[0]);
     expect![[r#"{"t":1011.0,"dir":"in","frame":"{\"jsonrpc\":\"2.0\", \"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":1.0e3,\"x\":\"\\u00e9\"}}"}"#]]
         .assert_eq(&live.push(&msgs[3])[0]);
@@ -174,7 +174,7 @@ fn what_is_not_a_recording_is_refused_and_a_newer_one_is_read_as_far_as_possible
     "#]]
     .assert_debug_eq(&refused);
     let mut newer = serde_json::to_value(Header::new(Recorder::Relay, "9", &Target::Demo, 0.0)).unwrap();
-    newer["version"] = json!(3);
+    newer["version"] = json!(4);
     newer["something_new"] = json!(true);
     let text = format!(
         "{newer}\n{}\n",
@@ -183,7 +183,7 @@ fn what_is_not_a_recording_is_refused_and_a_newer_one_is_read_as_far_as_possible
     let r = parse(&text).unwrap();
     assert_eq!(r.entries.len(), 1);
     assert_eq!(r.problems[0].line, 1);
-    assert!(r.problems[0].message.contains("format version 3"), "{:?}", r.problems);
+    assert!(r.problems[0].message.contains("format version 4"), "{:?}", r.problems);
 }
 
 #[test]
@@ -399,7 +399,7 @@ fn app_recording() -> String {
 #[test]
 fn the_app_lane_is_written_as_its_own_lines_and_read_back() {
     let text = app_recording();
-    assert!(text.starts_with(r#"{"format":"mcp-playground-recording","version":2,"#), "{text}");
+    assert!(text.starts_with(r#"{"format":"mcp-playground-recording","version":3,"#), "{text}");
     let view_lines: Vec<&str> = text.lines().filter(|l| l.contains(r#""lane":"app""#)).collect();
     assert_eq!(view_lines.len(), 4);
     assert!(view_lines[0].starts_with(r#"{"t":1003.0,"lane":"app","dir":"in","frame":"#), "{}", view_lines[0]);
@@ -418,7 +418,7 @@ fn the_app_lane_is_written_as_its_own_lines_and_read_back() {
     assert_eq!(read.entries.len(), 8);
     assert_eq!(read.problems[0].message, r#"an entry of an unknown lane "audio""#);
     // A version 1 file (no lanes) is read as it is, with no complaint.
-    let v1 = text.replacen(r#""version":2"#, r#""version":1"#, 1);
+    let v1 = text.replacen(r#""version":3"#, r#""version":1"#, 1);
     let v1: String = v1.lines().filter(|l| !l.contains(r#""lane""#)).map(|l| format!("{l}\n")).collect();
     let read = parse(&v1).unwrap();
     assert!(read.problems.is_empty() && read.entries.len() == 4, "{:?}", read.problems);
@@ -450,4 +450,40 @@ fn playback_shows_the_app_lane_and_answers_the_views_calls_from_the_recording() 
     let unknown = p.answer_view(&call("delete_everything", 1)).unwrap_err();
     let message = unknown["message"].as_str().unwrap();
     assert!(message.contains("holds no answer") && message.contains("delete_everything"), "{message}");
+}
+
+#[test]
+fn notes_written_while_stepping_are_saved_in_the_header_and_shown_at_their_step() {
+    // A version 2 file, with no notes: played as it is.
+    let text = app_recording().replacen(r#""version":3"#, r#""version":2"#, 1);
+    let rec = parse(&text).unwrap();
+    let mut p = Player::new("demo.jsonl".into(), rec.header, rec.entries, text.clone());
+    assert_eq!(p.text_with_ignore(&[]), text, "unchanged until a note is written");
+    assert_eq!(p.view().note, None);
+    p.set_note("Welcome", "What this demo shows.").unwrap();
+    let mut s = p.fresh_session();
+    p.step(&mut s);
+    p.step(&mut s);
+    p.set_note("The call", "").unwrap();
+    assert_eq!(p.view().note.map(|n| n.title), Some("The call".to_owned()));
+    assert!(p.set_note(&"t".repeat(crate::recording::notes::MAX_TITLE + 1), "").is_err());
+    let saved = p.text_with_ignore(&[]);
+    let header = saved.lines().next().unwrap();
+    assert!(header.contains(r#""version":3"#), "{header}");
+    assert!(
+        header.ends_with(r#""notes":[{"at":0,"title":"Welcome","text":"What this demo shows."},{"at":2,"title":"The call"}]}"#),
+        "{header}"
+    );
+    assert_eq!(saved.split_once('\n').unwrap().1, text.split_once('\n').unwrap().1, "every other line as it was");
+    // Read back: each note at its step, none elsewhere.
+    let back = parse(&saved).unwrap();
+    assert!(back.problems.is_empty());
+    let mut p = Player::new("demo.jsonl".into(), back.header, back.entries, saved);
+    let mut s = p.fresh_session();
+    let mut shown = vec![p.view().note.map(|n| n.title)];
+    while p.step(&mut s) {
+        shown.push(p.view().note.map(|n| n.title));
+    }
+    let at: Vec<usize> = shown.iter().enumerate().filter(|(_, n)| n.is_some()).map(|(i, _)| i).collect();
+    assert_eq!(at, [0, 2]);
 }
