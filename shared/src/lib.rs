@@ -12,6 +12,7 @@ pub mod catalog;
 pub mod client;
 pub mod cmdline;
 pub mod config;
+pub mod copy_call;
 pub mod connect_form;
 pub mod form;
 pub mod http_headers;

@@ -14,6 +14,7 @@ mod config;
 mod conformance;
 mod conformance_auth;
 mod connecting;
+mod copy_call;
 mod demo;
 mod dialogs;
 mod environment;

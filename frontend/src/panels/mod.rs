@@ -26,6 +26,7 @@ pub mod call;
 pub mod catalog_list;
 pub mod completion;
 pub mod confirm;
+pub mod copy_call;
 pub mod connection;
 pub mod form;
 pub mod header;

@@ -345,6 +345,10 @@ fn TimelineRow(row: RowView, top: f64, selected: bool, highlighted: bool) -> imp
     let took = row.duration_ms.map(clock::took);
     let took_exact = row.duration_ms.map(|d| format!("took {d:.1} ms"));
     let id_label = row.id.as_ref().map(|i| format!("#{i}"));
+    // A call of a tool (its request or its answer, not an App view's lane) can be copied.
+    let copyable = row.method == "tools/call"
+        && matches!(row.kind, "request" | "response")
+        && matches!(row.direction, "out" | "in");
     let on_key = move |ev: web_sys::KeyboardEvent| {
         if ev.key() == "Enter" || ev.key() == " " {
             ev.prevent_default();
@@ -368,6 +372,7 @@ fn TimelineRow(row: RowView, top: f64, selected: bool, highlighted: bool) -> imp
             </span>
             <span class="t-id mono">{id_label}</span>
             <span class="t-took mono" title=took_exact>{took}</span>
+            {copyable.then(|| view! { <span class="t-copy"><super::copy_call::CopyCall which=super::copy_call::Which::Row(seq) compact=true /></span> })}
         </div>
     }
 }

@@ -141,6 +141,7 @@ pub fn ResultPane() -> impl IntoView {
                     ),
                 };
                 let raw_for_copy = raw.clone();
+                let which = crate::panels::copy_call::Which::Newest(tool.clone());
                 view! {
                     <div class="result-head">
                         <h3>"Result of " <span class="mono">{tool.clone()}</span></h3>
@@ -148,6 +149,10 @@ pub fn ResultPane() -> impl IntoView {
                         <span class="duration" title="Round trip measured at the relay">{took}</span>
                         <button class="button small ghost" data-testid="copy-result" title="Copy the JSON-RPC response"
                             on:click=move |_| download::copy(&raw_for_copy.to_string())>"Copy JSON"</button>
+                    </div>
+                    <div class="copy-line">
+                        <span class="hint small">"Take this call elsewhere:"</span>
+                        <crate::panels::copy_call::CopyCall which />
                     </div>
                     <TaskStatusLine tool />
                     {inner}

@@ -1,0 +1,95 @@
+//! Copying a call to take it elsewhere (`shared::copy_call`): as the command line that makes
+//! it again, as its JSON-RPC request, and for a Streamable HTTP server as `curl`. In the
+//! result pane's head and on every `tools/call` row of the timeline.
+
+use leptos::prelude::*;
+use shared::copy_call::{self, Call};
+use shared::relay::Target;
+use shared::revision::{ProtocolChoice, Revision};
+use shared::session::Session;
+
+use crate::download;
+use crate::store::Store;
+
+/// Which call: a timeline row's, or the newest of a tool (the result pane's).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Which {
+    Row(usize),
+    Newest(String),
+}
+
+/// How it is copied.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum As {
+    Command,
+    JsonRpc,
+    Curl,
+}
+
+/// How long "Copied" shows on the button pressed.
+const COPIED_MS: u64 = 1500;
+
+/// The copy buttons; `compact` for a timeline row.
+#[component]
+pub fn CopyCall(which: Which, #[prop(optional)] compact: bool) -> impl IntoView {
+    let store = expect_context::<Store>();
+    let copied = RwSignal::new(None::<&'static str>);
+    let http = store.with_session(|s| matches!(target(s), Some(Target::Http { .. } | Target::Auto { .. })));
+    let click = move |how: As, id: &'static str| {
+        let which = which.clone();
+        move |ev: web_sys::MouseEvent| {
+            ev.stop_propagation();
+            match store.with_session(|s| text(s, &which, how)) {
+                Some(text) => {
+                    download::copy(&text);
+                    copied.set(Some(id));
+                    set_timeout(move || copied.set(None), std::time::Duration::from_millis(COPIED_MS));
+                }
+                None => store.notice("this call cannot be copied: its request is not in the timeline".into()),
+            }
+        }
+    };
+    let label = move |id: &'static str, long: &'static str, short: &'static str| {
+        move || if copied.get() == Some(id) { "Copied" } else if compact { short } else { long }
+    };
+    let command = "Copy as an mcp-playground command (secrets as ${VAR})";
+    let curl = "Copy as curl (secrets as ${VAR})";
+    view! {
+        <span class="copy-calls" class:compact=compact>
+            <button class="button small ghost" data-testid="copy-command" title=command aria-label=command
+                on:click=click(As::Command, "copy-command")>{label("copy-command", "Copy command", "$")}</button>
+            <button class="button small ghost" data-testid="copy-jsonrpc" title="Copy the JSON-RPC request as sent"
+                aria-label="Copy the JSON-RPC request as sent"
+                on:click=click(As::JsonRpc, "copy-jsonrpc")>{label("copy-jsonrpc", "JSON-RPC", "{}")}</button>
+            {http.then(|| view! {
+                <button class="button small ghost" data-testid="copy-curl" title=curl aria-label=curl
+                    on:click=click(As::Curl, "copy-curl")>{label("copy-curl", "curl", "curl")}</button>
+            })}
+        </span>
+    }
+}
+
+/// The server the session is connected to, or the recording played was.
+fn target(s: &Session) -> Option<Target> {
+    s.target().cloned().or_else(|| s.relay().map(|r| r.preset.clone()))
+}
+
+fn text(s: &Session, which: &Which, how: As) -> Option<String> {
+    let call: Call = match which {
+        Which::Row(seq) => copy_call::of_row(s, *seq),
+        Which::Newest(tool) => copy_call::newest(s, tool),
+    }?;
+    let target = target(s)?;
+    match how {
+        As::Command => Some(copy_call::command(&call, &target, s.protocol())),
+        As::JsonRpc => Some(copy_call::jsonrpc(&call)),
+        As::Curl => {
+            let pinned = match s.protocol() {
+                ProtocolChoice::Pinned(r) => Some(r),
+                ProtocolChoice::Auto => None,
+            };
+            let revision = s.negotiated().map(|n| n.revision).or(pinned).unwrap_or(Revision::V2025_11_25);
+            copy_call::curl(&call, &target, revision)
+        }
+    }
+}
