@@ -24,7 +24,9 @@ const MAX_NAME: usize = 120;
 pub enum ExportError {
     #[error("the offline player is not built ({path}): run `cargo xtask page`, or point --assets at a built dist/")]
     NotBuilt { path: String },
-    #[error("{path} is no offline player of this version (it has no place for a recording): rebuild it with `cargo xtask page`")]
+    #[error(
+        "{path} is no offline player of this version (it has no place for a recording): rebuild it with `cargo xtask page`"
+    )]
     NoMark { path: String },
     #[error(transparent)]
     Open(#[from] OpenError),
@@ -35,7 +37,8 @@ pub enum ExportError {
 /// The player of the page's folder `assets`.
 pub fn player(assets: &Path) -> Result<String, ExportError> {
     let path = assets.join(PLAYER);
-    let text = std::fs::read_to_string(&path).map_err(|_| ExportError::NotBuilt { path: path.display().to_string() })?;
+    let text =
+        std::fs::read_to_string(&path).map_err(|_| ExportError::NotBuilt { path: path.display().to_string() })?;
     if text.matches(MARK).count() != 1 {
         return Err(ExportError::NoMark { path: path.display().to_string() });
     }

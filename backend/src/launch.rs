@@ -42,6 +42,8 @@ struct Serving {
     /// The OAuth options (store, client secrets).
     auth: crate::cli::AuthArgs,
     secrets: Vec<(String, String, String)>,
+    /// The fragment of the printed URL: the tool `--tool` opens (empty without one).
+    link: String,
 }
 
 /// The playground: binds and serves until Ctrl-C or SIGTERM. `announce` receives the URL
@@ -64,6 +66,7 @@ pub async fn run(args: RunArgs, announce: impl FnOnce(&str)) -> Result<()> {
         oauth: offer.oauth,
         auth: args.server.auth.clone(),
         secrets: offer.secrets,
+        link: args.tool.map(|t| shared::deep_link::fragment(&t, args.args.as_ref())).unwrap_or_default(),
     };
     serve(args.listen, serving, announce).await
 }
@@ -82,6 +85,7 @@ pub async fn play(args: PlayArgs, announce: impl FnOnce(&str)) -> Result<()> {
         oauth: Default::default(),
         auth: Default::default(),
         secrets: Vec::new(),
+        link: String::new(),
     };
     serve(args.listen, serving, announce).await
 }
@@ -169,12 +173,15 @@ async fn serve(args: ListenArgs, serving: Serving, announce: impl FnOnce(&str)) 
     };
     // Encoded as the page will send it back: a token may hold `/`, `+`, `&` or spaces.
     let query: String = url::form_urlencoded::Serializer::new(String::new()).append_pair("token", &token).finish();
-    let url = format!("http://{shown_host}:{}/?{query}", addr.port());
+    // The tool `--tool` opens: a fragment, which the browser keeps across the door's
+    // redirect and never sends.
+    let link = serving.link;
+    let url = format!("http://{shown_host}:{}/?{query}{link}", addr.port());
     announce(&url);
     if !args.no_open {
         // Not the printed URL: a process's arguments are public on this machine.
         let guard = state.guard.clone();
-        open_browser(|| format!("http://{shown_host}:{}/?code={}", addr.port(), guard.issue_code()));
+        open_browser(|| format!("http://{shown_host}:{}/?code={}{link}", addr.port(), guard.issue_code()));
     }
     app::serve(listener, state, stop, stop_signal()).await?;
     tracing::info!("relay stopped");

@@ -22,6 +22,7 @@ use crate::upstream::bridge::{Bridge, Setup};
 use crate::upstream::now_ms;
 use crate::upstream::process::Inherit;
 
+mod icons;
 mod sends;
 
 /// Most events of the bridge taken in one turn before the page's socket is flushed.
@@ -102,6 +103,7 @@ where
         grace: None,
     });
     let mut said = Vec::new();
+    let mut icons = icons::Icons::default();
     while out.open {
         tokio::select! {
             incoming = rx.next() => match incoming {
@@ -114,9 +116,13 @@ where
                         Ok(ClientMsg::RecallSecrets { server }) => {
                             said.extend(config.secrets.answer(None, server, now_ms()));
                         }
+                        Ok(ClientMsg::Icon { src }) => said.extend(icons.ask(src)),
                         Ok(msg) => {
                             if let ClientMsg::Send { frame } = &msg {
                                 out.sends.note(frame);
+                            }
+                            if matches!(msg, ClientMsg::Connect { .. }) && !bridge.is_connected() {
+                                icons.forget();
                             }
                             if let (ClientMsg::Connect { target, .. }, Some(dir)) = (&msg, &config.record_dir)
                                 && !bridge.is_connected()
@@ -144,6 +150,7 @@ where
                 while let Some((event, share)) = next.take() {
                     shares.push(share);
                     let live = bridge.on_event(event, &mut said).await;
+                    said.iter().for_each(|m| icons.learn(m));
                     out.send_all(&mut said).await;
                     if !live {
                         break;
@@ -155,6 +162,7 @@ where
                 out.flush().await;
                 drop(shares);
             }
+            answer = icons.next() => out.send(&answer).await,
             _ = shutdown.changed() => break,
         }
         out.flush().await;

@@ -170,7 +170,8 @@ mod tests {
 
     #[test]
     fn the_command_names_the_server_as_it_was_connected_with_placeholders_for_secrets() {
-        let env = BTreeMap::from([("API_KEY".to_owned(), "sk-secret".to_owned()), ("my-var".to_owned(), "v".to_owned())]);
+        let env =
+            BTreeMap::from([("API_KEY".to_owned(), "sk-secret".to_owned()), ("my-var".to_owned(), "v".to_owned())]);
         let stdio = Target::Stdio {
             command: "node".into(),
             args: vec!["server.js".into(), "--name=a b".into()],
@@ -179,8 +180,11 @@ mod tests {
         };
         expect![[r#"mcp-playground call get_weather --args '{"city":"Lisbon'\''s"}' -e "API_KEY=${API_KEY}" -e "my-var=${MY_VAR}" --cwd '/srv/my app' -- node server.js '--name=a b'"#]]
             .assert_eq(&command(&call(), &stdio, ProtocolChoice::Auto));
-        expect![[r#"mcp-playground call get_weather --args '{"city":"Lisbon'\''s"}'"#]]
-            .assert_eq(&command(&call(), &Target::Demo, ProtocolChoice::Auto));
+        expect![[r#"mcp-playground call get_weather --args '{"city":"Lisbon'\''s"}'"#]].assert_eq(&command(
+            &call(),
+            &Target::Demo,
+            ProtocolChoice::Auto,
+        ));
         let headers = BTreeMap::from([("Authorization".to_owned(), "Bearer sk-secret".to_owned())]);
         let http = Target::Http { url: "http://127.0.0.1:8000/mcp".into(), headers };
         let pinned = ProtocolChoice::parse("2025-06-18").unwrap();
@@ -188,7 +192,8 @@ mod tests {
         expect![[r#"mcp-playground call get_weather --args '{"city":"Lisbon'\''s"}' --protocol 2025-06-18 --header "Authorization: ${AUTHORIZATION}" --transport http --url http://127.0.0.1:8000/mcp"#]]
             .assert_eq(&line);
         assert!(!line.contains("sk-secret"));
-        let none = Call::from_request(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ping"}}"#).unwrap();
+        let none =
+            Call::from_request(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ping"}}"#).unwrap();
         assert_eq!(command(&none, &Target::Demo, ProtocolChoice::Auto), "mcp-playground call ping");
     }
 

@@ -125,6 +125,11 @@ impl Tool {
             .unwrap_or(&self.name)
     }
 
+    /// The icons it declares (2025-11-25).
+    pub fn icons(&self) -> Vec<catalog::Icon> {
+        catalog::Icon::read_all(self.extra.get("icons"))
+    }
+
     /// Whether the tool matches a filter typed by a person: every word of it, in any order,
     /// somewhere in the name, the title or the description (`slack arch` finds
     /// `slack_archive_channel`), in any case.

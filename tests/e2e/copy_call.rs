@@ -63,7 +63,8 @@ async fn copied_call_runs(b: &Browser, tool: &str, args: &str, expected: &str, e
     ensure!(from_row == from_pane, "the row copies the same call:\n{from_row}\n{from_pane}");
     let run = run_copied(&from_pane, env)?;
     ensure!(run.code == 0 && run.stdout.contains(expected), "{from_pane}\n{run}");
-    let request: serde_json::Value = serde_json::from_str(&copy(b, "[data-testid=result-pane] [data-testid=copy-jsonrpc]").await?)?;
+    let request: serde_json::Value =
+        serde_json::from_str(&copy(b, "[data-testid=result-pane] [data-testid=copy-jsonrpc]").await?)?;
     ensure!(request["method"] == "tools/call" && request["params"]["name"] == tool, "{request}");
     Ok(from_pane)
 }

@@ -3,8 +3,8 @@
 //! the live page showed; nothing fetched, no CSP violation. `/api/export` refuses what the
 //! rest of `/api` refuses.
 
-use std::path::Path;
 use anyhow::{Result, ensure};
+use std::path::Path;
 use tests::{Browser, Playground, command, page};
 
 use crate::recording_page::{pane, position, record};
@@ -27,10 +27,7 @@ async fn open_offline(file: &Path) -> Result<Browser> {
 /// loaded that is not `data:` or `blob:`.
 async fn what_was_fetched_or_refused(b: &Browser) -> Result<(Vec<String>, Vec<String>)> {
     let violations = b.client.execute("return window.__violations", vec![]).await?;
-    let loaded = b
-        .client
-        .execute("return performance.getEntriesByType('resource').map(e => e.name)", vec![])
-        .await?;
+    let loaded = b.client.execute("return performance.getEntriesByType('resource').map(e => e.name)", vec![]).await?;
     let strings = |v: serde_json::Value| -> Vec<String> {
         v.as_array().into_iter().flatten().filter_map(|s| s.as_str().map(str::to_owned)).collect()
     };
@@ -214,10 +211,12 @@ async fn notes_are_written_while_stepping_saved_in_the_file_and_shown_in_the_exp
     ensure!(note_shown(&b).await?.is_some_and(|n| n.contains("The first call")));
 
     // The presenter view: one key away, the note and the result, nothing else.
-    let press = |key: &str| format!("window.dispatchEvent(new KeyboardEvent('keydown', {{key: '{key}', bubbles: true}}))");
+    let press =
+        |key: &str| format!("window.dispatchEvent(new KeyboardEvent('keydown', {{key: '{key}', bubbles: true}}))");
     b.client.execute(&press("p"), vec![]).await?;
     b.css("[data-testid=presenter-toggle][data-state=on]").await?;
-    let hidden = b.client.execute("return getComputedStyle(document.querySelector('.sidebar')).display", vec![]).await?;
+    let hidden =
+        b.client.execute("return getComputedStyle(document.querySelector('.sidebar')).display", vec![]).await?;
     ensure!(hidden == "none", "the sidebar is hidden: {hidden}");
     ensure!(b.all("[data-testid=note-editor]").await?.is_empty(), "no editor while presenting");
     b.screenshot("presenter-light").await?;

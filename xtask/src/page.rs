@@ -9,9 +9,9 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
-use crate::{player, split};
 use crate::tools::path_with_tools;
 use crate::util::{self, Job, root, say};
+use crate::{player, split};
 
 const PROFILE: &str = "wasm-release";
 const TARGET: &str = "wasm32-unknown-unknown";

@@ -54,7 +54,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/recording", get(recording))
         .route(
             "/api/export",
-            axum::routing::post(export).layer(axum::extract::DefaultBodyLimit::max(crate::record::MAX_FILE_BYTES as usize)),
+            axum::routing::post(export)
+                .layer(axum::extract::DefaultBodyLimit::max(crate::record::MAX_FILE_BYTES as usize)),
         )
         .route_layer(middleware::from_fn_with_state(state.guard.clone(), guard::api));
     let page = if state.assets.join("index.html").is_file() {

@@ -72,8 +72,20 @@ pub struct RunArgs {
     /// missing): one file per connection, JSON Lines, secrets masked.
     #[arg(long, value_name = "DIR")]
     pub record: Option<PathBuf>,
+    /// Open the page with this tool picked (its link is `#tool=NAME`); nothing is called
+    /// before Call is pressed.
+    #[arg(long, value_name = "NAME")]
+    pub tool: Option<String>,
+    /// The arguments to fill --tool's form with, as one JSON object.
+    #[arg(long, value_name = "JSON", requires = "tool", value_parser = link_args)]
+    pub args: Option<serde_json::Value>,
     #[command(flatten)]
     pub server: ServerArgs,
+}
+
+/// `--args` of the playground: a JSON object.
+fn link_args(text: &str) -> Result<serde_json::Value, shared::deep_link::LinkError> {
+    shared::deep_link::read_args(text)
 }
 
 /// `mcp-playground play FILE [OPTIONS]`

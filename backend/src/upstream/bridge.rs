@@ -130,6 +130,14 @@ impl Bridge {
             ClientMsg::KeepSecrets { .. } | ClientMsg::RecallSecrets { .. } => {
                 out.push(event(RelayEvent::Error { message: "secrets are kept for the page only".into() }));
             }
+            // So are the icons the page shows.
+            ClientMsg::Icon { src } => {
+                out.push(ServerMsg::Icon {
+                    src,
+                    data: None,
+                    error: Some("icons are fetched for the page only".into()),
+                });
+            }
         }
     }
 

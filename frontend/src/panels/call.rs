@@ -73,7 +73,7 @@ fn ToolDetail(tool: Tool) -> impl IntoView {
         <section class="panel tool-detail" data-testid="tool-detail" data-tool-name=tool.name.clone() on:keydown=on_key>
             <div class="detail-head">
                 <div>
-                    <h2 class="detail-title">{tool.display_name().to_owned()}</h2>
+                    <h2 class="detail-title"><super::icon::ItemIcon icons=tool.icons() test_id="tool-icon" size=24 />{tool.display_name().to_owned()}</h2>
                     <div class="tool-name mono">{tool.name.clone()}</div>
                 </div>
                 <div class="badges"><Badges tool=tool.clone() /></div>

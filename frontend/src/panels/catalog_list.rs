@@ -1,9 +1,8 @@
 //! What the resources and prompts lists share: the keys of a list of items (↑/↓, Home/End,
-//! Enter), the head with its count and refresh, and an item's icon.
+//! Enter), the head with its count and refresh.
 
 use leptos::prelude::*;
 use shared::listbox;
-use shared::mcp::catalog::Icon;
 use wasm_bindgen::JsCast;
 
 /// The items of the list `list_css` in order.
@@ -54,11 +53,4 @@ pub fn ListHead(
             </button>
         </div>
     }
-}
-
-/// An item's icon, where the server gave a `data:` image (others are not fetched here).
-#[component]
-pub fn ItemIcon(icons: Vec<Icon>) -> impl IntoView {
-    let src = Icon::pick(&icons, crate::theme::is_dark(), 16).map(|i| i.src.clone());
-    src.map(|src| view! { <img class="item-icon" src=src alt="" width="16" height="16" /> })
 }

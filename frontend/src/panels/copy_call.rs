@@ -50,7 +50,15 @@ pub fn CopyCall(which: Which, #[prop(optional)] compact: bool) -> impl IntoView 
         }
     };
     let label = move |id: &'static str, long: &'static str, short: &'static str| {
-        move || if copied.get() == Some(id) { "Copied" } else if compact { short } else { long }
+        move || {
+            if copied.get() == Some(id) {
+                "Copied"
+            } else if compact {
+                short
+            } else {
+                long
+            }
+        }
     };
     let command = "Copy as an mcp-playground command (secrets as ${VAR})";
     let curl = "Copy as curl (secrets as ${VAR})";

@@ -7,8 +7,9 @@ use shared::catalog::{Got, ListKind, Target};
 use shared::mcp::catalog::{GetPromptResult, Prompt};
 use shared::render::Item;
 
-use super::catalog_list::{ItemIcon, ListHead, on_list_key};
+use super::catalog_list::{ListHead, on_list_key};
 use super::completion::{CompletedField, FieldInfo};
+use super::icon::ItemIcon;
 use super::result::content::ContentItem;
 use crate::store::{ConnState, Store};
 

@@ -148,9 +148,10 @@ impl Store {
         let Some(text) = self.export_recording() else {
             return self.notice("nothing is recorded yet: connect with Rec on, or switch it on".into());
         };
-        let name = self.playback.with_untracked(|p| p.as_ref().map(|p| p.name.clone())).unwrap_or_else(|| {
-            format!("mcp-playground-{}.jsonl", shared::recording::utc_stamp(js_sys::Date::now()))
-        });
+        let name = self
+            .playback
+            .with_untracked(|p| p.as_ref().map(|p| p.name.clone()))
+            .unwrap_or_else(|| format!("mcp-playground-{}.jsonl", shared::recording::utc_stamp(js_sys::Date::now())));
         saving.set(true);
         leptos::task::spawn_local(async move {
             let url = format!("/api/export?name={}", String::from(js_sys::encode_uri_component(&name)));

@@ -7,8 +7,9 @@ use shared::catalog::{ListKind, Subscription, Target, uri_template};
 use shared::mcp::catalog::{Resource, ResourceTemplate};
 use shared::render::Body;
 
-use super::catalog_list::{ItemIcon, ListHead, on_list_key};
+use super::catalog_list::{ListHead, on_list_key};
 use super::completion::{CompletedField, FieldInfo};
+use super::icon::ItemIcon;
 use super::result::content::BodyView;
 use crate::store::{ConnState, Picked, ReadState, Store};
 

@@ -307,6 +307,7 @@ fn ToolItem(tool: Tool, first: Memo<Option<String>>) -> impl IntoView {
             tabindex=move || if tab_stop() { "0" } else { "-1" } role="option" title=hover
             class:selected=selected.clone() aria-selected=move || selected().to_string()
             on:click=move |_| select()>
+            <super::icon::ItemIcon icons=tool.icons() test_id="tool-icon" />
             <span class="tool-title">{display}</span>
             {show_name.then(|| view! { <span class="tool-name mono">{name.clone()}</span> })}
             <span class="tool-badges">

@@ -36,6 +36,10 @@ impl Store {
         if let ServerMsg::Secrets { server, secrets } = msg {
             return self.on_secrets(server, secrets);
         }
+        // So are the icons the relay fetched.
+        if let ServerMsg::Icon { src, data, error } = msg {
+            return self.on_icon(src, data, error);
+        }
         let Some((first, last_turn)) = self.inbox.try_update_value(|i| {
             i.queue.push(msg);
             (i.queue.len() == 1, i.last_turn)

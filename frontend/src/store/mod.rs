@@ -8,7 +8,9 @@ mod asks;
 mod auth;
 mod calls;
 mod catalog;
+mod icons;
 mod inbox;
+mod link;
 mod offline;
 mod pace;
 mod playback;
@@ -33,6 +35,7 @@ pub use asks::AsksState;
 pub use auth::AuthUi;
 pub use calls::{CallsState, Confirm};
 pub use catalog::{CatalogUi, Picked, View};
+pub use icons::Fetched;
 pub use playback::Loading;
 pub use replay::{ReplayConfirm, ReplayView};
 pub use saved::SavedState;
@@ -93,6 +96,10 @@ pub struct Store {
     pub relay_recording: RwSignal<bool>,
     /// A recording being played back, and where.
     pub playback: RwSignal<Option<shared::recording::PlayerView>>,
+    /// The `http(s)` icons of this connection, fetched by the relay.
+    icons: icons::IconCache,
+    /// The tool a link opens, until the server lists its tools.
+    link: link::LinkState,
     /// The presenter view: large type, the note and the result, nothing else.
     pub presenter: RwSignal<bool>,
     /// A recording file being read.
@@ -155,6 +162,8 @@ impl Store {
             recording: RwSignal::new(true),
             relay_recording: RwSignal::new(false),
             playback: RwSignal::new(None),
+            icons: StoredValue::new(HashMap::new()),
+            link: link::LinkState::new(),
             presenter: RwSignal::new(false),
             loading: RwSignal::new(None),
             replay_view: RwSignal::new(Default::default()),
@@ -178,6 +187,7 @@ impl Store {
         if let Some((name, blob)) = offline::recording() {
             return self.play_held(name, blob);
         }
+        self.read_link();
         self.load_roots();
         self.listen_to_views();
         match RelaySocket::open(move |m| self.enqueue(m), move |s| self.on_socket_state(s)) {
@@ -219,6 +229,9 @@ impl Store {
     /// Copies the parts of the session that changed into their signals.
     fn show(self, changed: Changed) {
         let mut pick_later = None;
+        // A tool list came: whether the tool a reload or a link asked for is in it (said
+        // once the session is free again).
+        let mut listed = None;
         let mut played_view = None;
         let mut keep = false;
         let mut played_activity = None;
@@ -269,10 +282,10 @@ impl Store {
                         self.selected.set(None);
                     }
                     // After a reload, the tool the person had picked comes back.
-                    if !s.is_playback()
-                        && let Some(tool) = self.saved.pending_tool.try_update_value(Option::take).flatten()
-                    {
-                        pick_later = Some(tool).filter(|t| s.tool(t).is_some());
+                    if !s.is_playback() {
+                        let asked = self.saved.pending_tool.try_update_value(Option::take).flatten();
+                        pick_later = asked.filter(|t| s.tool(t).is_some());
+                        listed = Some(pick_later.is_some());
                     }
                 }
             }
@@ -366,6 +379,9 @@ impl Store {
         if keep {
             self.list_tasks_if_kept();
         }
+        if let Some(listed) = listed {
+            self.link_listed(listed);
+        }
         if let Some(tool) = pick_later {
             self.select_tool(tool);
         }
@@ -407,6 +423,7 @@ impl Store {
         // Only a remote server signs in; the fields of another transport stay unsent.
         let oauth = if target.url().is_some() { self.oauth_settings() } else { Default::default() };
         self.note_connecting(&target);
+        self.forget_icons();
         self.act(|s| s.connect_signing_in(target, protocol, oauth, record));
     }
 
@@ -460,8 +477,12 @@ impl Store {
         self.args.load(&tool, &server);
         self.prefetch_view(&tool);
         if !self.in_playback() {
+            self.show_link(&name);
             let name = name.clone();
             self.remember_where(|l| l.tool = Some(name));
+            if let Some(arguments) = self.link_args() {
+                self.args.value.set(arguments);
+            }
         }
         // A recording shows a tool as it was called: with the arguments of its last call.
         if self.in_playback()

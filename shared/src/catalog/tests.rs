@@ -89,16 +89,26 @@ fn an_icon_is_picked_for_the_theme_and_size_and_only_from_data() {
         icon("data:image/png;base64,small", &["16x16"], None),
         icon("data:image/png;base64,dark", &["32x32"], Some("dark")),
     ];
-    assert_eq!(Icon::pick(&icons, false, 16).map(|i| i.src.as_str()), Some("data:image/png;base64,small"));
+    assert_eq!(Icon::pick(&icons, false, 16, false).map(|i| i.src.as_str()), Some("data:image/png;base64,small"));
     assert_eq!(
-        Icon::pick(&icons, true, 16).map(|i| i.src.as_str()),
+        Icon::pick(&icons, true, 16, false).map(|i| i.src.as_str()),
         Some("data:image/png;base64,dark"),
         "the theme's own first"
     );
     assert_eq!(
-        Icon::pick(&icons[..2], false, 128).map(|i| i.src.as_str()),
+        Icon::pick(&icons[..2], false, 128, false).map(|i| i.src.as_str()),
         Some("data:image/png;base64,big"),
         "the largest when none is big enough"
     );
-    assert_eq!(Icon::pick(&icons[..1], false, 16), None, "an http icon is not fetched here");
+    assert_eq!(Icon::pick(&icons[..1], false, 16, false), None, "an http icon is not fetched here");
+    assert_eq!(
+        Icon::pick(&icons[..1], false, 16, true).map(|i| i.src.as_str()),
+        Some("https://example.com/i.png"),
+        "unless the relay fetches it"
+    );
+    assert_eq!(
+        Icon::pick(&[icons[0].clone(), icons[2].clone()], false, 16, true).map(|i| i.src.as_str()),
+        Some("data:image/png;base64,small"),
+        "at a tie, nothing to fetch"
+    );
 }

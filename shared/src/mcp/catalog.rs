@@ -21,12 +21,13 @@ pub struct Icon {
 }
 
 impl Icon {
-    /// The icon to show at about `px` pixels in a `dark` or light theme: only `data:` images
-    /// (shown as they are, never fetched), of the theme when one says so, the smallest size
-    /// at least `px` (else the largest), `any` counting as fitting every size.
-    pub fn pick(icons: &[Icon], dark: bool, px: u32) -> Option<&Icon> {
+    /// The icon to show at about `px` pixels in a `dark` or light theme: `data:` images
+    /// (shown as they are), and with `fetched` `http(s)` ones too (the relay fetches them);
+    /// of the theme when one says so, the smallest size at least `px` (else the largest),
+    /// `any` counting as fitting every size. At a tie, a `data:` image (nothing to fetch).
+    pub fn pick(icons: &[Icon], dark: bool, px: u32, fetched: bool) -> Option<&Icon> {
         let theme = if dark { "dark" } else { "light" };
-        let usable = icons.iter().filter(|i| i.src.starts_with("data:image/"));
+        let usable = icons.iter().filter(|i| i.is_data() || (fetched && i.is_web()));
         let themed: Vec<&Icon> = usable.filter(|i| i.theme.as_deref().is_none_or(|t| t == theme)).collect();
         // How well a size fits: any size first, then the smallest that is big enough.
         let fit = |i: &Icon| -> (u8, u32) {
@@ -40,7 +41,24 @@ impl Icon {
             }
         };
         // A themed icon beats one for either theme.
-        themed.into_iter().min_by_key(|i| (i.theme.is_none(), fit(i)))
+        themed.into_iter().min_by_key(|i| (i.theme.is_none(), fit(i), !i.is_data()))
+    }
+
+    /// An image in the `src` itself.
+    pub fn is_data(&self) -> bool {
+        self.src.starts_with("data:image/")
+    }
+
+    /// An image at an `http(s)` address.
+    pub fn is_web(&self) -> bool {
+        self.src.starts_with("https://") || self.src.starts_with("http://")
+    }
+
+    /// The icons a tool, resource or prompt declares (tolerantly: one that cannot be read
+    /// is left out).
+    pub fn read_all(value: Option<&Value>) -> Vec<Icon> {
+        let Some(Value::Array(items)) = value else { return Vec::new() };
+        items.iter().filter_map(|i| serde_json::from_value(i.clone()).ok()).collect()
     }
 }
 

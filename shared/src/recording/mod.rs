@@ -24,8 +24,8 @@ use crate::relay::{AuthState, Direction, RelayEvent, ServerMsg, Target};
 use crate::revision::ProtocolChoice;
 
 pub use live::LiveRecorder;
-pub use notes::{Note, NoteError};
 pub use matching::{MAX_DELAY_MS, Mock, Reply};
+pub use notes::{Note, NoteError};
 pub use player::{FRAME_BUDGET_MS, LONGEST_PAUSE_MS, Next, Player, PlayerView, Speed};
 pub use read::{ByteReader, Problem, Reader, Recording, parse};
 
@@ -161,7 +161,9 @@ impl Entry {
         match msg {
             // Secrets are never part of a recording; a stamp without its frame is the page's
             // (the relay records the frame it wrote).
-            ServerMsg::Hello { .. } | ServerMsg::Secrets { .. } | ServerMsg::Sent { .. } => None,
+            ServerMsg::Hello { .. } | ServerMsg::Secrets { .. } | ServerMsg::Sent { .. } | ServerMsg::Icon { .. } => {
+                None
+            }
             ServerMsg::Message { direction, at_ms, frame, .. } => {
                 Some(Entry::Message { at_ms: *at_ms, direction: *direction, frame: frame.clone() })
             }

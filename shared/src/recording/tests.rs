@@ -471,7 +471,9 @@ fn notes_written_while_stepping_are_saved_in_the_header_and_shown_at_their_step(
     let header = saved.lines().next().unwrap();
     assert!(header.contains(r#""version":3"#), "{header}");
     assert!(
-        header.ends_with(r#""notes":[{"at":0,"title":"Welcome","text":"What this demo shows."},{"at":2,"title":"The call"}]}"#),
+        header.ends_with(
+            r#""notes":[{"at":0,"title":"Welcome","text":"What this demo shows."},{"at":2,"title":"The call"}]}"#
+        ),
         "{header}"
     );
     assert_eq!(saved.split_once('\n').unwrap().1, text.split_once('\n').unwrap().1, "every other line as it was");

@@ -22,8 +22,9 @@ pub use transport::Transport;
 
 /// Version of this wire protocol; the relay states it in [`ServerMsg::Hello`]. 2: the
 /// page's own frames are stamped (`sent`), not echoed. 3: what the relay has at one time
-/// may come as one socket message, a JSON array of messages (a burst).
-pub const RELAY_PROTOCOL: u32 = 3;
+/// may come as one socket message, a JSON array of messages (a burst). 4: the page asks
+/// for the `http(s)` icons the server declared (`icon`), which the relay fetches.
+pub const RELAY_PROTOCOL: u32 = 4;
 
 /// Why a wire message of ours could not be read.
 pub type ReadError = serde_json::Error;
@@ -180,6 +181,9 @@ pub enum ClientMsg {
     KeepSecrets { server: String, secrets: Secrets },
     /// Ask for the values kept for a saved server: the answer is [`ServerMsg::Secrets`].
     RecallSecrets { server: String },
+    /// Fetch an `http(s)` icon the connected server declared: the answer is
+    /// [`ServerMsg::Icon`].
+    Icon { src: String },
 }
 
 /// Which way a message went.
@@ -257,6 +261,14 @@ pub enum ServerMsg {
     Event { at_ms: f64, event: RelayEvent },
     /// The values kept for a saved server (empty when none are).
     Secrets { server: String, secrets: Secrets },
+    /// An icon asked for: the image as a `data:` URL, or why not.
+    Icon {
+        src: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        data: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
 }
 
 /// What the relay reports beside MCP messages.

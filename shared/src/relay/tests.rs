@@ -42,6 +42,7 @@ fn client_messages_json_is_pinned() {
             secrets: Secrets { env: Default::default(), headers: [("Authorization".into(), "Bearer x".into())].into() },
         },
         ClientMsg::RecallSecrets { server: "stdio node server.js".into() },
+        ClientMsg::Icon { src: "https://e.example/i.png".into() },
     ];
     let out: Vec<String> = msgs.iter().map(json).collect();
     expect![[r#"
@@ -53,7 +54,8 @@ fn client_messages_json_is_pinned() {
         {"type":"connect","target":{"transport":"sse","url":"http://127.0.0.1:3001/sse","headers":{}}}
         {"type":"connect","target":{"transport":"auto","url":"https://example.com/mcp","headers":{}}}
         {"type":"keep_secrets","server":"http https://example.com/mcp","secrets":{"headers":{"Authorization":"Bearer x"}}}
-        {"type":"recall_secrets","server":"stdio node server.js"}"#]]
+        {"type":"recall_secrets","server":"stdio node server.js"}
+        {"type":"icon","src":"https://e.example/i.png"}"#]]
     .assert_eq(&out.join("\n"));
     for (m, j) in msgs.iter().zip(&out) {
         assert_eq!(&ClientMsg::read(j).unwrap(), m, "{j} does not read back");
@@ -137,11 +139,17 @@ fn server_messages_json_is_pinned() {
             server: "stdio node server.js".into(),
             secrets: Secrets { env: [("API_KEY".into(), "k".into())].into(), headers: Default::default() },
         },
+        ServerMsg::Icon {
+            src: "https://e.example/i.png".into(),
+            data: Some("data:image/png;base64,AA==".into()),
+            error: None,
+        },
+        ServerMsg::Icon { src: "https://e.example/j.png".into(), data: None, error: Some("not an image".into()) },
     ];
     let out: Vec<String> = msgs.iter().map(json).collect();
     expect![[r#"
-        {"type":"hello","protocol":3,"relay_version":"0.1.0","preset":{"transport":"demo"},"limits":{"max_message_bytes":1024,"max_stderr_line_bytes":64},"servers":[]}
-        {"type":"hello","protocol":3,"relay_version":"0.1.0","preset":{"transport":"auto","url":"http://127.0.0.1:3001/mcp","headers":{}},"preset_protocol":"2025-03-26","limits":{"max_message_bytes":1024,"max_stderr_line_bytes":64},"servers":[{"name":"files","target":{"transport":"stdio","command":"npx","args":["-y"],"env":{},"cwd":"/srv"},"protocol":"2024-11-05"},{"name":"broken","error":"\"args\" must be an array of strings"}],"recording":true,"playback":true,"sandbox":"http://127.0.0.1:41234"}
+        {"type":"hello","protocol":4,"relay_version":"0.1.0","preset":{"transport":"demo"},"limits":{"max_message_bytes":1024,"max_stderr_line_bytes":64},"servers":[]}
+        {"type":"hello","protocol":4,"relay_version":"0.1.0","preset":{"transport":"auto","url":"http://127.0.0.1:3001/mcp","headers":{}},"preset_protocol":"2025-03-26","limits":{"max_message_bytes":1024,"max_stderr_line_bytes":64},"servers":[{"name":"files","target":{"transport":"stdio","command":"npx","args":["-y"],"env":{},"cwd":"/srv"},"protocol":"2024-11-05"},{"name":"broken","error":"\"args\" must be an array of strings"}],"recording":true,"playback":true,"sandbox":"http://127.0.0.1:41234"}
         {"type":"message","direction":"in","at_ms":1.5,"size":2,"frame":"{}"}
         {"type":"sent","n":7,"at_ms":1.75,"size":42}
         {"type":"event","at_ms":2.0,"event":{"kind":"spawned","pid":42,"command":"node","args":[]}}
@@ -154,7 +162,9 @@ fn server_messages_json_is_pinned() {
         {"type":"event","at_ms":9.0,"event":{"kind":"connected","transport":"http","url":"http://127.0.0.1:1/mcp","headers":["Authorization: Bearer ••••"]}}
         {"type":"event","at_ms":11.0,"event":{"kind":"note","message":"using legacy SSE"}}
         {"type":"event","at_ms":10.0,"event":{"kind":"request_failed","id":3,"message":"stream closed"}}
-        {"type":"secrets","server":"stdio node server.js","secrets":{"env":{"API_KEY":"k"}}}"#]]
+        {"type":"secrets","server":"stdio node server.js","secrets":{"env":{"API_KEY":"k"}}}
+        {"type":"icon","src":"https://e.example/i.png","data":"data:image/png;base64,AA=="}
+        {"type":"icon","src":"https://e.example/j.png","error":"not an image"}"#]]
     .assert_eq(&out.join("\n"));
     for (m, j) in msgs.iter().zip(&out) {
         assert_eq!(&ServerMsg::read(j).unwrap(), m, "{j} does not read back");
@@ -214,7 +224,7 @@ fn the_pages_reader_refuses_and_says_why() {
     expect![[r#"
         expected ident at line 1 column 2
         missing field `type` at line 1 column 2
-        unknown variant `hi`, expected one of `hello`, `message`, `sent`, `event`, `secrets` at line 1 column 12
+        unknown variant `hi`, expected one of `hello`, `message`, `sent`, `event`, `secrets`, `icon` at line 1 column 12
         missing field `type` at line 1 column 14
         unknown field `extra`, expected one of `direction`, `at_ms`, `size`, `frame`
         unknown variant `sideways`, expected `out` or `in`

@@ -516,7 +516,7 @@ impl Session {
             }
             // The page's saved servers, not the connection's: the page takes them itself.
             // (A stamp was made its message above.)
-            ServerMsg::Secrets { .. } | ServerMsg::Sent { .. } => {}
+            ServerMsg::Secrets { .. } | ServerMsg::Sent { .. } | ServerMsg::Icon { .. } => {}
         }
     }
 

@@ -44,6 +44,7 @@ fn kinds(msgs: &[ServerMsg]) -> Vec<String> {
             ServerMsg::Hello { .. } => "hello".into(),
             ServerMsg::Secrets { .. } => "secrets".into(),
             ServerMsg::Sent { .. } => "sent".into(),
+            ServerMsg::Icon { src, .. } => format!("icon {src}"),
         })
         .collect()
 }
