@@ -162,8 +162,11 @@ async fn view_log(b: &Browser) -> Result<Vec<String>> {
 async fn a_hostile_view_reaches_nothing_and_the_page_lives_on() -> Result<()> {
     let script = root().join("tests/servers/python/hostile_app.py").to_string_lossy().into_owned();
     let (pg, b) = page::connected(Playground::start(&["python3", &script])?).await?;
-    let history = b.history().await?;
     let args = serde_json::json!({"relay": pg.base}).to_string();
+    // The page's own URL says the tool picked (`#tool=attack`): taken once it does.
+    page::select_with_args(&b, "attack", &args).await?;
+    let history = b.history().await?;
+    ensure!(history.last().is_some_and(|u| u.ends_with("#tool=attack")), "{history:?}");
     ensure!(page::call_tool(&b, "attack", &args).await? == "ok");
     view_becomes(&b, "ready").await?;
     let log = eventually(Duration::from_secs(40), "the attacks to end", || async {
@@ -334,7 +337,7 @@ async fn record_demo_app(name: &str) -> Result<(std::path::PathBuf, String)> {
     // The file keeps the bridge traffic, a lane of its own, beside the view's resource.
     let lane = text.lines().filter(|l| l.contains(r#""lane":"app""#)).count();
     ensure!(lane >= 6, "{lane} App-lane lines");
-    ensure!(text.contains("ui://") && text.lines().next().unwrap_or_default().contains(r#""version":2"#));
+    ensure!(text.contains("ui://") && text.lines().next().unwrap_or_default().contains(r#""version":3"#));
     let file = std::env::temp_dir().join(format!("mcp-playground-app-{name}-{}.jsonl", std::process::id()));
     std::fs::write(&file, text)?;
     let _ = std::fs::remove_dir_all(downloads);

@@ -3,15 +3,41 @@
 //! the live page showed; nothing fetched, no CSP violation. `/api/export` refuses what the
 //! rest of `/api` refuses.
 
-use anyhow::{Result, ensure};
 use std::path::Path;
-use tests::{Browser, Playground, command, page};
+use std::time::Duration;
+
+use anyhow::{Result, ensure};
+use tests::{Browser, Playground, command, eventually, page};
 
 use crate::recording_page::{pane, position, record};
 
 /// Counts what the CSP refused and every resource the document loads, from its first line.
 const WATCH: &str = "window.__violations = []; \
     document.addEventListener('securitypolicyviolation', e => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));";
+
+/// The share of a screenshot's pixels two looks of the same pane may differ by: the pane
+/// sits at another height in each page (the playground shows the note's editor above it),
+/// and a border at a fraction of a pixel is smoothed differently. Another text or picture
+/// changes far more.
+const SAME_PIXELS: f64 = 0.005;
+
+/// The share of pixels that differ between two PNG screenshots; `None` when their sizes do.
+fn differing(a: &[u8], b: &[u8]) -> Result<Option<f64>> {
+    let read = |bytes: &[u8]| -> Result<(u32, u32, Vec<u8>)> {
+        let mut reader = png::Decoder::new(std::io::Cursor::new(bytes.to_vec())).read_info()?;
+        let mut buf = vec![0; reader.output_buffer_size().unwrap_or_default()];
+        let info = reader.next_frame(&mut buf)?;
+        buf.truncate(info.buffer_size());
+        Ok((info.width, info.height, buf))
+    };
+    let ((wa, ha, pa), (wb, hb, pb)) = (read(a)?, read(b)?);
+    if (wa, ha) != (wb, hb) || pa.len() != pb.len() {
+        return Ok(None);
+    }
+    let channels = pa.len() / (wa as usize * ha as usize).max(1);
+    let differ = pa.chunks(channels).zip(pb.chunks(channels)).filter(|(x, y)| x != y).count();
+    Ok(Some(differ as f64 / (wa as f64 * ha as f64)))
+}
 
 /// Opens the exported page from `file://` in a browser whose network is gone.
 async fn open_offline(file: &Path) -> Result<Browser> {
@@ -78,6 +104,7 @@ async fn a_demo_recording_becomes_one_page_that_plays_from_file_with_no_network(
         }
     }
     ensure!(seen == live, "the exported page showed\n{seen:#?}\nlive showed\n{live:#?}");
+    let offline_pane = b.id("result-pane").await?.screenshot().await?;
     ensure!(b.all("[data-testid=tool-item]").await?.len() == tools, "the same tool list");
     ensure!(!b.all("[data-testid=timeline-row]").await?.is_empty(), "the timeline");
     // The flow view, whose code is a chunk of its own, comes from the file too.
@@ -103,6 +130,22 @@ async fn a_demo_recording_becomes_one_page_that_plays_from_file_with_no_network(
     let downloads = b.allow_downloads().await?;
     b.id("recording-import").await?.send_keys(&file.to_string_lossy()).await?;
     b.css("[data-testid=replay-mode][data-state=playback]").await?;
+    // Played to its end there, the last result looks as in the exported page, pixel for pixel.
+    b.id("replay-speed").await?.select_by_value("max").await?;
+    b.id("replay-play").await?.click().await?;
+    eventually(Duration::from_secs(20), "the end of playback", || async {
+        let (i, t) = position(&b).await?;
+        Ok((t > 0 && i == t).then_some(()))
+    })
+    .await?;
+    ensure!(pane(&b).await? == *live.last().unwrap_or(&String::new()));
+    let played_pane = b.id("result-pane").await?.screenshot().await?;
+    let differ = differing(&played_pane, &offline_pane)?;
+    if differ.is_none_or(|d| d > SAME_PIXELS) {
+        std::fs::write(tests::artifacts().join("export-pane-offline.png"), &offline_pane)?;
+        std::fs::write(tests::artifacts().join("export-pane-played.png"), &played_pane)?;
+        anyhow::bail!("the result pane differs between the exported page and playback: {differ:?} of its pixels");
+    }
     b.id("recording-export-html").await?.click().await?;
     let saved = b.downloaded(".html").await?;
     ensure!(saved.file_name().is_some_and(|n| n == "demo.html"), "{}", saved.display());

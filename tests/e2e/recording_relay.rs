@@ -117,7 +117,7 @@ fn the_only_recording(dir: &Path) -> Result<(String, Vec<Value>)> {
 /// header names what `initialize` negotiated; no secret is anywhere in it.
 fn check_recording(text: &str, lines: &[Value], seen: &[Value], secrets: &[&str]) -> Result<()> {
     let header = &lines[0];
-    ensure!(header["format"] == "mcp-playground-recording" && header["version"] == 2, "{header}");
+    ensure!(header["format"] == "mcp-playground-recording" && header["version"] == 3, "{header}");
     ensure!(header["recorded_by"] == "relay", "{header}");
     let init = seen.iter().find(|m| answers(1)(m)).context("initialize was answered")?;
     let result: Value = serde_json::from_str(init["frame"].as_str().unwrap_or_default())?;

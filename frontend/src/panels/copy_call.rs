@@ -26,6 +26,12 @@ enum As {
     Curl,
 }
 
+lazy_view!(
+    /// [`CopyCall`] for the result pane, in a chunk of its own (the timeline's rows use it
+    /// from theirs).
+    copy_call_view(which: Which, compact: bool) => view! { <CopyCall which compact /> }.into_any()
+);
+
 /// How long "Copied" shows on the button pressed.
 const COPIED_MS: u64 = 1500;
 

@@ -5,10 +5,9 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::download;
 use shared::recording::Speed;
 
-use crate::store::Store;
+use crate::store::{FileJob, Store};
 
 /// The record switch, the indicator, export and open, for the top bar.
 #[component]
@@ -45,12 +44,12 @@ pub fn RecordControls() -> impl IntoView {
             </button>
             </Show>
             <button class="button small ghost" data-testid="recording-export" title="Download the recording (JSON Lines)"
-                on:click=move |_| store.download_recording()>"Save"</button>
+                on:click=move |_| store.file_job(FileJob::Save)>"Save"</button>
             <Show when=move || !store.offline()>
                 <button class="button small ghost" data-testid="recording-export-html"
                     title="Download the recording as one web page that plays it anywhere, with no server and no network"
                     prop:disabled=move || saving.get() aria-busy=move || saving.get().to_string()
-                    on:click=move |_| store.save_web_page(saving)>"Save as web page"</button>
+                    on:click=move |_| store.file_job(FileJob::SaveWebPage(saving))>"Save as web page"</button>
             </Show>
             <label class="button small ghost" title="Play a recording back (or drop the file on the page)">
                 "Open…"
@@ -60,7 +59,7 @@ pub fn RecordControls() -> impl IntoView {
                         if let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
                             && let Some(file) = input.files().and_then(|f| f.get(0))
                         {
-                            store.open_file(file);
+                            store.file_job(FileJob::Open { name: file.name(), blob: file.into() });
                             input.set_value("");
                         }
                     } />
@@ -127,56 +126,6 @@ pub fn PlaybackBar() -> impl IntoView {
     }
 }
 
-impl Store {
-    /// Downloads the recording; says so when there is nothing to save.
-    pub fn download_recording(self) {
-        match self.export_recording() {
-            Some(text) => {
-                let stamp = shared::recording::utc_stamp(js_sys::Date::now());
-                let mime = "application/x-ndjson";
-                let name =
-                    shared::render::download::file_name(Some(&format!("mcp-playground-{stamp}")), "recording", mime);
-                download::text(&name, &text, mime);
-            }
-            None => self.notice("nothing is recorded yet: connect with Rec on, or switch it on".into()),
-        }
-    }
-
-    /// Has the relay make the recording one web page (the offline player with the file in
-    /// it), then downloads it; `saving` is on meanwhile.
-    pub fn save_web_page(self, saving: RwSignal<bool>) {
-        let Some(text) = self.export_recording() else {
-            return self.notice("nothing is recorded yet: connect with Rec on, or switch it on".into());
-        };
-        let name = self
-            .playback
-            .with_untracked(|p| p.as_ref().map(|p| p.name.clone()))
-            .unwrap_or_else(|| format!("mcp-playground-{}.jsonl", shared::recording::utc_stamp(js_sys::Date::now())));
-        saving.set(true);
-        leptos::task::spawn_local(async move {
-            let url = format!("/api/export?name={}", String::from(js_sys::encode_uri_component(&name)));
-            match crate::fetch::post(&url, &text).await {
-                Ok(page) => {
-                    let _ = download::blob(&shared::render::download::page_name(Some(&name)), &page);
-                }
-                Err(e) => self.notice(format!("the web page could not be made: {e}")),
-            }
-            saving.set(false);
-        });
-    }
-
-    /// Reads a picked or dropped file and plays it.
-    pub fn open_file(self, file: web_sys::File) {
-        let name = file.name();
-        leptos::task::spawn_local(async move {
-            if let Err(e) = self.read_recording(name.clone(), &file).await {
-                self.loading.set(None);
-                self.notice(format!("{name} could not be read: {e}"));
-            }
-        });
-    }
-}
-
 /// Drop handlers for the whole page: a recording dropped anywhere plays.
 pub fn on_drag_over(ev: web_sys::DragEvent) {
     if carries_files(&ev) {
@@ -190,7 +139,7 @@ pub fn on_drop(store: Store, ev: web_sys::DragEvent) {
     }
     ev.prevent_default();
     if let Some(file) = ev.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0)) {
-        store.open_file(file);
+        store.file_job(FileJob::Open { name: file.name(), blob: file.into() });
     }
 }
 

@@ -207,7 +207,7 @@ pub fn TimelinePanel() -> impl IntoView {
                     <button class="seg" data-label="Flow" aria-label="Flow" data-testid="flow-toggle" class:active=move || flow.get() on:click=move |_| flow.set(true)></button>
                 </div>
                 <button class="button small ghost" data-testid="timeline-export" title="Download the session as a recording (JSON Lines, every message with its stamps)"
-                    on:click=move |_| store.download_recording()>"Export"</button>
+                    on:click=move |_| store.file_job(crate::store::FileJob::Save)>"Export"</button>
             </div>
             <Show when=move || flow.get()>
                 // The flow diagram's code arrives when it is first shown.

@@ -8,6 +8,7 @@ mod asks;
 mod auth;
 mod calls;
 mod catalog;
+mod files;
 mod icons;
 mod inbox;
 mod link;
@@ -35,6 +36,7 @@ pub use asks::AsksState;
 pub use auth::AuthUi;
 pub use calls::{CallsState, Confirm};
 pub use catalog::{CatalogUi, Picked, View};
+pub use files::FileJob;
 pub use icons::Fetched;
 pub use playback::Loading;
 pub use replay::{ReplayConfirm, ReplayView};
@@ -448,16 +450,12 @@ impl Store {
     /// `mcp-playground play FILE`: the relay holds a recording; play it.
     fn fetch_recording(self) {
         leptos::task::spawn_local(async move {
-            let read = match crate::fetch::blob("/api/recording", "x-recording-name").await {
+            match crate::fetch::blob("/api/recording", "x-recording-name").await {
                 Ok((blob, name)) => {
                     let name = name.unwrap_or_else(|| "the recording the relay opened".to_owned());
-                    self.read_recording(name, &blob).await
+                    self.file_job(FileJob::Open { name, blob });
                 }
-                Err(e) => Err(e),
-            };
-            if let Err(e) = read {
-                self.loading.set(None);
-                self.notice(format!("the relay's recording could not be fetched: {e}"));
+                Err(e) => self.notice(format!("the relay's recording could not be fetched: {e}")),
             }
         });
     }

@@ -21,12 +21,7 @@ impl Store {
     pub(super) fn play_held(self, name: String, blob: web_sys::Blob) {
         self.relay.set(SocketState::Offline);
         self.conn.set(super::ConnState::Disconnected);
-        leptos::task::spawn_local(async move {
-            if let Err(e) = self.read_recording(name.clone(), &blob).await {
-                self.loading.set(None);
-                self.notice(format!("{name} could not be read: {e}"));
-            }
-        });
+        self.file_job(super::FileJob::Open { name, blob });
     }
 
     /// Whether the page is an exported recording, with no relay behind it.

@@ -43,6 +43,10 @@ pub(super) struct Running {
     awaiting_answer: bool,
     /// The live roots, while the recording's are offered instead.
     roots_before: Option<Vec<String>>,
+    /// How the run moves on ([`Store::replay_advance`]): reached through the run, so that
+    /// what a replay does is in the replay panel's chunk, never in the first load (the
+    /// relay's messages and the clock, in the first load, only call it).
+    go: fn(Store),
 }
 
 impl Store {
@@ -77,7 +81,13 @@ impl Store {
             })?
         });
         self.send_parked();
-        self.running.set_value(Some(Running { replay, policy, awaiting_answer, roots_before }));
+        self.running.set_value(Some(Running {
+            replay,
+            policy,
+            awaiting_answer,
+            roots_before,
+            go: Store::replay_advance,
+        }));
         self.replay_rows.set_value(Vec::new());
         self.replay_view.set(ReplayView { running: true, total, ..ReplayView::default() });
         if awaiting_answer {
@@ -99,8 +109,15 @@ impl Store {
         self.replay_go();
     }
 
-    /// Moves the replay on as far as it can go without waiting, and sends what it asks.
+    /// Moves the run under way on, if there is one.
     pub(super) fn replay_go(self) {
+        if let Some(go) = self.running.with_value(|r| r.as_ref().map(|r| r.go)) {
+            go(self);
+        }
+    }
+
+    /// Moves the replay on as far as it can go without waiting, and sends what it asks.
+    fn replay_advance(self) {
         let now = now_ms();
         let outcome = self.running.try_update_value(|run| {
             let run = run.as_mut().filter(|r| !r.awaiting_answer)?;

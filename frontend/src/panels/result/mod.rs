@@ -152,7 +152,7 @@ pub fn ResultPane() -> impl IntoView {
                     </div>
                     <div class="copy-line">
                         <span class="hint small">"Take this call elsewhere:"</span>
-                        <crate::panels::copy_call::CopyCall which />
+                        {crate::panels::later(crate::panels::copy_call::copy_call_view(which, false))}
                     </div>
                     <TaskStatusLine tool />
                     {inner}
