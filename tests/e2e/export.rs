@@ -4,12 +4,11 @@
 //! rest of `/api` refuses.
 
 use std::path::Path;
-use std::time::Duration;
 
 use anyhow::{Result, ensure};
-use tests::{Browser, Playground, command, eventually, page};
+use tests::{Browser, Playground, command, page};
 
-use crate::recording_page::{pane, position, record};
+use crate::recording_page::{pane, play_to_end, position, record, step_to_end};
 
 /// Counts what the CSP refused and every resource the document loads, from its first line.
 const WATCH: &str = "window.__violations = []; \
@@ -89,20 +88,7 @@ async fn a_demo_recording_becomes_one_page_that_plays_from_file_with_no_network(
     }
     let (index, total) = position(&b).await?;
     ensure!(index == 0 && total == text.lines().count() - 1, "{index}/{total}");
-    let mut seen: Vec<String> = Vec::new();
-    for _ in 0..total {
-        b.id("replay-step").await?.click().await?;
-        let state = match b.all("[data-testid=result-pane]").await?.into_iter().next() {
-            Some(p) => p.attr("data-state").await?.unwrap_or_default(),
-            None => String::new(),
-        };
-        if !matches!(state.as_str(), "" | "idle" | "pending") {
-            let now = pane(&b).await?;
-            if seen.last() != Some(&now) {
-                seen.push(now);
-            }
-        }
-    }
+    let seen = step_to_end(&b, total).await?;
     ensure!(seen == live, "the exported page showed\n{seen:#?}\nlive showed\n{live:#?}");
     let offline_pane = b.id("result-pane").await?.screenshot().await?;
     ensure!(b.all("[data-testid=tool-item]").await?.len() == tools, "the same tool list");
@@ -131,13 +117,7 @@ async fn a_demo_recording_becomes_one_page_that_plays_from_file_with_no_network(
     b.id("recording-import").await?.send_keys(&file.to_string_lossy()).await?;
     b.css("[data-testid=replay-mode][data-state=playback]").await?;
     // Played to its end there, the last result looks as in the exported page, pixel for pixel.
-    b.id("replay-speed").await?.select_by_value("max").await?;
-    b.id("replay-play").await?.click().await?;
-    eventually(Duration::from_secs(20), "the end of playback", || async {
-        let (i, t) = position(&b).await?;
-        Ok((t > 0 && i == t).then_some(()))
-    })
-    .await?;
+    play_to_end(&b).await?;
     ensure!(pane(&b).await? == *live.last().unwrap_or(&String::new()));
     let played_pane = b.id("result-pane").await?.screenshot().await?;
     let differ = differing(&played_pane, &offline_pane)?;

@@ -38,8 +38,29 @@ pub(crate) async fn position(b: &Browser) -> Result<(usize, usize)> {
     Ok((num(p.attr("data-index").await?), num(p.attr("data-total").await?)))
 }
 
+/// Steps through all `total` messages; what the result pane showed after each call, once
+/// each, in order.
+pub(crate) async fn step_to_end(b: &Browser, total: usize) -> Result<Vec<String>> {
+    let mut seen: Vec<String> = Vec::new();
+    for _ in 0..total {
+        b.id("replay-step").await?.click().await?;
+        // Before the first call there is no result pane yet.
+        let state = match b.all("[data-testid=result-pane]").await?.into_iter().next() {
+            Some(p) => p.attr("data-state").await?.unwrap_or_default(),
+            None => String::new(),
+        };
+        if !matches!(state.as_str(), "" | "idle" | "pending") {
+            let now = pane(b).await?;
+            if seen.last() != Some(&now) {
+                seen.push(now);
+            }
+        }
+    }
+    Ok(seen)
+}
+
 /// Plays the recording at full speed to its end.
-async fn play_to_end(b: &Browser) -> Result<()> {
+pub(crate) async fn play_to_end(b: &Browser) -> Result<()> {
     b.id("replay-speed").await?.select_by_value("max").await?;
     b.id("replay-play").await?.click().await?;
     eventually(Duration::from_secs(20), "the end of playback", || async {
@@ -103,21 +124,7 @@ async fn a_demo_session_recorded_in_the_page_plays_back_offline_step_by_step() -
     let (index, total) = position(&b).await?;
     ensure!(index == 0 && total == text.lines().count() - 1, "{index}/{total}");
     // Step through every message; each call shows what it showed live, in the same order.
-    let mut seen: Vec<String> = Vec::new();
-    for _ in 0..total {
-        b.id("replay-step").await?.click().await?;
-        // Before the first call there is no result pane yet.
-        let state = match b.all("[data-testid=result-pane]").await?.into_iter().next() {
-            Some(p) => p.attr("data-state").await?.unwrap_or_default(),
-            None => String::new(),
-        };
-        if !matches!(state.as_str(), "" | "idle" | "pending") {
-            let now = pane(&b).await?;
-            if seen.last() != Some(&now) {
-                seen.push(now);
-            }
-        }
-    }
+    let seen = step_to_end(&b, total).await?;
     ensure!(seen == live, "playback showed\n{seen:#?}\nlive showed\n{live:#?}");
     ensure!(position(&b).await? == (total, total));
     ensure!(b.all("[data-testid=tool-item]").await?.len() == tools, "the same tool list");
