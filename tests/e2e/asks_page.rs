@@ -123,6 +123,8 @@ async fn a_sampling_request_gets_the_typed_reply_or_a_refusal_and_roots_are_offe
 async fn requests_wait_in_order_a_url_is_never_opened_by_itself_and_esc_cancels() -> Result<()> {
     let server = tests::root().join("tests/servers/asks.py");
     let (_pg, b) = page::connected(Playground::start(&["python3", &server.to_string_lossy()])?).await?;
+    // Taken once the tool is picked: the page's own URL says it (`#tool=ask_twice`).
+    page::select_with_args(&b, "ask_twice", "{}").await?;
     let history = b.history().await?;
 
     call_until_asked(&b, "ask_twice", "{}", "elicitation-dialog").await?;

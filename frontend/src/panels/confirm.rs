@@ -14,8 +14,8 @@ pub fn PolicySelect() -> impl IntoView {
     let store = expect_context::<Store>();
     view! {
         <label class="policy">
-            <span class="hint small">"Confirm calls"</span>
-            <select class="input compact" data-testid="confirm-policy"
+            <span class="hint small wide-only">"Confirm calls"</span>
+            <select class="input compact" data-testid="confirm-policy" aria-label="Confirm calls" title="Confirm calls"
                 prop:value=move || store.calls.policy.get().as_str()
                 on:change=move |ev| {
                     if let Some(p) = ConfirmPolicy::parse(&event_target_value(&ev)) {

@@ -49,7 +49,9 @@ pub fn RecordControls() -> impl IntoView {
                 <button class="button small ghost" data-testid="recording-export-html"
                     title="Download the recording as one web page that plays it anywhere, with no server and no network"
                     prop:disabled=move || saving.get() aria-busy=move || saving.get().to_string()
-                    on:click=move |_| store.file_job(FileJob::SaveWebPage(saving))>"Save as web page"</button>
+                    on:click=move |_| store.file_job(FileJob::SaveWebPage(saving))>
+                    <span class="wide-only">"Save as web page"</span><span class="narrow-only">"Web page"</span>
+                </button>
             </Show>
             <label class="button small ghost" title="Play a recording back (or drop the file on the page)">
                 "Open…"
