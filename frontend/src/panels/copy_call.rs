@@ -40,7 +40,7 @@ const COPIED_MS: u64 = 1500;
 pub fn CopyCall(which: Which, #[prop(optional)] compact: bool) -> impl IntoView {
     let store = expect_context::<Store>();
     let copied = RwSignal::new(None::<&'static str>);
-    let http = store.with_session(|s| matches!(target(s), Some(Target::Http { .. } | Target::Auto { .. })));
+    let http = over_http(store);
     let click = move |how: As, id: &'static str| {
         let which = which.clone();
         move |ev: web_sys::MouseEvent| {
@@ -80,6 +80,53 @@ pub fn CopyCall(which: Which, #[prop(optional)] compact: bool) -> impl IntoView 
                     on:click=click(As::Curl, "copy-curl")>{label("copy-curl", "curl", "curl")}</button>
             })}
         </span>
+    }
+}
+
+/// Whether the session's server is reached over Streamable HTTP (calls copy as curl too).
+pub fn over_http(store: Store) -> bool {
+    store.with_session(|s| matches!(target(s), Some(Target::Http { .. } | Target::Auto { .. })))
+}
+
+/// The copy buttons of a timeline row: plain buttons, no handler of their own (thousands of
+/// rows come and go during a flood); the timeline's one handler is [`from_row`].
+pub fn row_buttons(http: bool) -> impl IntoView {
+    let command = "Copy as an mcp-playground command (secrets as ${VAR})";
+    let curl = "Copy as curl (secrets as ${VAR})";
+    view! {
+        <span class="t-copy copy-calls compact">
+            <button class="button small ghost" data-testid="copy-command" data-copy="command" title=command aria-label=command>"$"</button>
+            <button class="button small ghost" data-testid="copy-jsonrpc" data-copy="jsonrpc"
+                title="Copy the JSON-RPC request as sent" aria-label="Copy the JSON-RPC request as sent">"{}"</button>
+            {http.then(|| view! {
+                <button class="button small ghost" data-testid="copy-curl" data-copy="curl" title=curl aria-label=curl>"curl"</button>
+            })}
+        </span>
+    }
+}
+
+/// A click in the timeline: on a row's copy button, that row's call is copied and the
+/// button says so for a moment.
+pub fn from_row(store: Store, ev: &web_sys::MouseEvent) {
+    use wasm_bindgen::JsCast;
+    let target = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+    let Some(button) = target.and_then(|t| t.closest("[data-copy]").ok().flatten()) else { return };
+    let row = button.closest("[data-seq]").ok().flatten().and_then(|r| r.get_attribute("data-seq"));
+    let Some(seq) = row.and_then(|s| s.parse::<usize>().ok()) else { return };
+    let how = match button.get_attribute("data-copy").as_deref() {
+        Some("command") => As::Command,
+        Some("jsonrpc") => As::JsonRpc,
+        Some("curl") => As::Curl,
+        _ => return,
+    };
+    match store.with_session(|s| text(s, &Which::Row(seq), how)) {
+        Some(text) => {
+            download::copy(&text);
+            let was = button.text_content();
+            button.set_text_content(Some("Copied"));
+            set_timeout(move || button.set_text_content(was.as_deref()), std::time::Duration::from_millis(COPIED_MS));
+        }
+        None => store.notice("this call cannot be copied: its request is not in the timeline".into()),
     }
 }
 

@@ -173,6 +173,11 @@ pub fn TimelinePanel() -> impl IntoView {
         }
     };
     let index_of = move |slot: usize| filtered.with(|f| f.as_ref().map_or(Some(slot), |f| f.get(slot).copied()));
+    // Whether calls can be copied as curl: the server is reached over Streamable HTTP.
+    let http = Memo::new(move |_| {
+        store.server.track();
+        super::copy_call::over_http(store)
+    });
     let rows_in_view = move || {
         let slots = window();
         let chosen = store.selected_row.get();
@@ -241,14 +246,15 @@ pub fn TimelinePanel() -> impl IntoView {
                 </label>
             </div>
             <div class="timeline-box" class:hidden=move || flow.get()>
-            <div class="timeline" data-testid="timeline" role="list" node_ref=scroller on:scroll=on_scroll>
+            <div class="timeline" data-testid="timeline" role="list" node_ref=scroller on:scroll=on_scroll
+                on:click=move |ev| super::copy_call::from_row(store, &ev)>
                 <div class="timeline-space" style=move || format!("height: {}px", total.get() as f64 * ROW_H)>
                     // A row is drawn once, without reactive parts, and kept while it stays the
                     // same (slot, row, partner, selection): new rows cost their own drawing,
                     // and thousands of rows come and go cheaply.
                     <For each=rows_in_view key=|r| (r.slot, r.seq, r.partner, r.selected, r.highlighted) let:r>
                         {store.row_view(r.seq).map(|row| view! {
-                            <TimelineRow row top=r.slot as f64 * ROW_H selected=r.selected highlighted=r.highlighted />
+                            <TimelineRow row top=r.slot as f64 * ROW_H selected=r.selected highlighted=r.highlighted http=http.get() />
                         })}
                     </For>
                 </div>
@@ -335,7 +341,7 @@ fn short_kind(kind: &str) -> &str {
 }
 
 #[component]
-fn TimelineRow(row: RowView, top: f64, selected: bool, highlighted: bool) -> impl IntoView {
+fn TimelineRow(row: RowView, top: f64, selected: bool, highlighted: bool, http: bool) -> impl IntoView {
     let store = expect_context::<Store>();
     let seq = row.seq;
     let time = clock::elapsed(row.rel_ms);
@@ -372,7 +378,7 @@ fn TimelineRow(row: RowView, top: f64, selected: bool, highlighted: bool) -> imp
             </span>
             <span class="t-id mono">{id_label}</span>
             <span class="t-took mono" title=took_exact>{took}</span>
-            {copyable.then(|| view! { <span class="t-copy"><super::copy_call::CopyCall which=super::copy_call::Which::Row(seq) compact=true /></span> })}
+            {copyable.then(|| super::copy_call::row_buttons(http))}
         </div>
     }
 }
