@@ -44,6 +44,8 @@ struct Serving {
     secrets: Vec<(String, String, String)>,
     /// The fragment of the printed URL: the tool `--tool` opens (empty without one).
     link: String,
+    /// The `--config` file, absolute.
+    config: Option<String>,
 }
 
 /// The playground: binds and serves until Ctrl-C or SIGTERM. `announce` receives the URL
@@ -67,6 +69,11 @@ pub async fn run(args: RunArgs, announce: impl FnOnce(&str)) -> Result<()> {
         auth: args.server.auth.clone(),
         secrets: offer.secrets,
         link: args.tool.map(|t| shared::deep_link::fragment(&t, args.args.as_ref())).unwrap_or_default(),
+        config: args
+            .server
+            .config
+            .as_ref()
+            .map(|f| std::path::absolute(f).unwrap_or_else(|_| f.clone()).display().to_string()),
     };
     serve(args.listen, serving, announce).await
 }
@@ -86,6 +93,7 @@ pub async fn play(args: PlayArgs, announce: impl FnOnce(&str)) -> Result<()> {
         auth: Default::default(),
         secrets: Vec::new(),
         link: String::new(),
+        config: None,
     };
     serve(args.listen, serving, announce).await
 }
@@ -145,6 +153,7 @@ async fn serve(args: ListenArgs, serving: Serving, announce: impl FnOnce(&str)) 
         preset: serving.preset,
         preset_protocol: serving.preset_protocol,
         servers: serving.servers,
+        config: serving.config,
         limits: Limits { max_message_bytes: args.max_message_bytes, max_stderr_line_bytes: MAX_STDERR_LINE },
         demo_command: (exe, vec!["demo-server".into()]),
         record_dir: serving.record_dir,

@@ -56,6 +56,8 @@ pub struct SessionConfig {
     pub secrets: Arc<crate::secrets::SecretStore>,
     /// The origin App views run behind (`http://127.0.0.1:PORT`), when the relay serves one.
     pub sandbox: Option<String>,
+    /// The `--config` file the offered servers come from (absolute).
+    pub config: Option<String>,
 }
 
 impl SessionConfig {
@@ -72,6 +74,7 @@ impl SessionConfig {
             recording: self.record_dir.is_some(),
             playback: self.playback,
             sandbox: self.sandbox.clone(),
+            config: self.config.clone(),
         }
     }
 }

@@ -71,8 +71,25 @@ fn with_placeholder(prefix: &str, name: &str) -> String {
     format!("\"{prefix}${{{}}}\"", variable(name))
 }
 
-/// `mcp-playground call TOOL --args '…' SERVER…`: the same call, run in a shell.
-pub fn command(call: &Call, target: &Target, protocol: ProtocolChoice) -> String {
+/// A server of a `--config` file: the file (absolute) and the server's name in it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Configured<'a> {
+    pub file: &'a str,
+    pub name: &'a str,
+}
+
+/// The server of the `--config` file `s` was connected to, when its target is one of the
+/// file's, as the relay offered it.
+pub fn configured(s: &Session) -> Option<Configured<'_>> {
+    let relay = s.relay()?;
+    let target = s.target()?;
+    let server = relay.servers.iter().find(|c| c.target.as_ref().ok() == Some(target))?;
+    Some(Configured { file: relay.config.as_deref()?, name: &server.name })
+}
+
+/// `mcp-playground call TOOL --args '…' SERVER…`: the same call, run in a shell; a server
+/// of a `--config` file is named by the file and its name there.
+pub fn command(call: &Call, target: &Target, protocol: ProtocolChoice, configured: Option<Configured>) -> String {
     let mut words = vec!["mcp-playground".to_owned(), "call".into(), call.tool.clone()];
     let mut line = join_command_line(&words);
     if let Some(args) = &call.arguments {
@@ -81,6 +98,9 @@ pub fn command(call: &Call, target: &Target, protocol: ProtocolChoice) -> String
     }
     if protocol != ProtocolChoice::Auto {
         line = format!("{line} --protocol {}", protocol.as_str());
+    }
+    if let Some(Configured { file, name }) = configured {
+        return format!("{line} --config {} --server {}", join_command_line(&[file]), join_command_line(&[name]));
     }
     match target {
         Target::Demo => line,
@@ -179,22 +199,28 @@ mod tests {
             cwd: Some("/srv/my app".into()),
         };
         expect![[r#"mcp-playground call get_weather --args '{"city":"Lisbon'\''s"}' -e "API_KEY=${API_KEY}" -e "my-var=${MY_VAR}" --cwd '/srv/my app' -- node server.js '--name=a b'"#]]
-            .assert_eq(&command(&call(), &stdio, ProtocolChoice::Auto));
+            .assert_eq(&command(&call(), &stdio, ProtocolChoice::Auto, None));
         expect![[r#"mcp-playground call get_weather --args '{"city":"Lisbon'\''s"}'"#]].assert_eq(&command(
             &call(),
             &Target::Demo,
             ProtocolChoice::Auto,
+            None,
         ));
         let headers = BTreeMap::from([("Authorization".to_owned(), "Bearer sk-secret".to_owned())]);
         let http = Target::Http { url: "http://127.0.0.1:8000/mcp".into(), headers };
         let pinned = ProtocolChoice::parse("2025-06-18").unwrap();
-        let line = command(&call(), &http, pinned);
+        let line = command(&call(), &http, pinned, None);
         expect![[r#"mcp-playground call get_weather --args '{"city":"Lisbon'\''s"}' --protocol 2025-06-18 --header "Authorization: ${AUTHORIZATION}" --transport http --url http://127.0.0.1:8000/mcp"#]]
             .assert_eq(&line);
         assert!(!line.contains("sk-secret"));
         let none =
             Call::from_request(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ping"}}"#).unwrap();
-        assert_eq!(command(&none, &Target::Demo, ProtocolChoice::Auto), "mcp-playground call ping");
+        assert_eq!(command(&none, &Target::Demo, ProtocolChoice::Auto, None), "mcp-playground call ping");
+        let named = Configured { file: "/home/me/my mcp.json", name: "files" };
+        assert_eq!(
+            command(&none, &stdio, ProtocolChoice::Auto, Some(named)),
+            "mcp-playground call ping --config '/home/me/my mcp.json' --server files"
+        );
     }
 
     #[test]

@@ -114,3 +114,21 @@ async fn a_call_over_http_with_a_bearer_header_is_copied_without_it_and_runs_wit
     b.close().await?;
     Ok(())
 }
+
+#[tokio::test]
+async fn a_call_of_a_server_from_a_config_file_is_copied_by_its_name_there() -> Result<()> {
+    let dir = std::env::temp_dir().join(format!("mcp-playground-copy-config-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let config = dir.join("my servers.json");
+    let entry = server_everything()?.to_string_lossy().into_owned();
+    let doc = json!({"mcpServers": {"everything": {"command": "node", "args": [entry, "stdio"]}}});
+    std::fs::write(&config, doc.to_string())?;
+    let file = config.to_string_lossy().into_owned();
+    let (_pg, b) =
+        page::connected(Playground::start_with(&["--config", &file, "--server", "everything"], &[])?).await?;
+    let text = copied_call_runs(&b, "echo", r#"{"message": "from the file"}"#, "from the file", &[]).await?;
+    ensure!(text.ends_with(&format!(" --config '{file}' --server everything")), "{text}");
+    b.close().await?;
+    let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}

@@ -25,6 +25,7 @@ async fn serve_relay(recording: Option<&'static str>, assets: PathBuf) -> (Strin
             preset: shared::relay::Target::Demo,
             preset_protocol: Default::default(),
             servers: Vec::new(),
+            config: None,
             limits: shared::relay::Limits { max_message_bytes: 1024, max_stderr_line_bytes: 64 },
             demo_command: ("true".into(), Vec::new()),
             record_dir: None,

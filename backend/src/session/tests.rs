@@ -48,6 +48,7 @@ fn start_full(record_dir: Option<std::path::PathBuf>, socket: usize, secrets: cr
         preset: Target::Demo,
         preset_protocol: Default::default(),
         servers: Vec::new(),
+        config: None,
         limits: Limits { max_message_bytes: 1 << 20, max_stderr_line_bytes: 1024 },
         demo_command: ("true".into(), vec![]),
         record_dir,

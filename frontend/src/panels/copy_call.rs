@@ -142,7 +142,7 @@ fn text(s: &Session, which: &Which, how: As) -> Option<String> {
     }?;
     let target = target(s)?;
     match how {
-        As::Command => Some(copy_call::command(&call, &target, s.protocol())),
+        As::Command => Some(copy_call::command(&call, &target, s.protocol(), copy_call::configured(s))),
         As::JsonRpc => Some(copy_call::jsonrpc(&call)),
         As::Curl => {
             let pinned = match s.protocol() {

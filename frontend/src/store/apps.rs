@@ -200,7 +200,12 @@ impl Store {
         };
         let Some(sandbox) = self.sandbox_origin() else {
             view.state = "error";
-            view.error = Some("this relay serves no sandbox for App views".into());
+            view.error = Some(if self.offline() {
+                // A view runs only on the relay's sandbox origin: a file has none.
+                "App views play in the playground, not in a page saved from it: open the recording there (mcp-playground play FILE)".into()
+            } else {
+                "this relay serves no sandbox for App views".into()
+            });
             return self.view_set(Some(view));
         };
         let host = web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default();

@@ -152,6 +152,7 @@ impl Player {
             recording: false,
             playback: false,
             sandbox: None,
+            config: None,
         };
         Session::for_playback(env!("CARGO_PKG_VERSION"), relay)
     }

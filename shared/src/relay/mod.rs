@@ -237,6 +237,10 @@ pub struct RelayInfo {
     /// loopback port): never the page's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<String>,
+    /// The `--config` file `servers` come from, as an absolute path: a call copied from one
+    /// of them names it so (`--config FILE --server NAME`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config: Option<String>,
 }
 
 /// Relay → browser.

@@ -76,6 +76,7 @@ fn server_messages_json_is_pinned() {
             recording: false,
             playback: false,
             sandbox: None,
+            config: None,
         }),
         ServerMsg::Hello(RelayInfo {
             preset_oauth: Default::default(),
@@ -106,6 +107,7 @@ fn server_messages_json_is_pinned() {
             recording: true,
             playback: true,
             sandbox: Some("http://127.0.0.1:41234".into()),
+            config: None,
         }),
         ServerMsg::Message { direction: Direction::In, at_ms: 1.5, size: 2, frame: "{}".into() },
         ServerMsg::Sent { n: 7, at_ms: 1.75, size: 42 },

@@ -67,6 +67,7 @@ impl Live {
             recording: false,
             playback: false,
             sandbox: None,
+            config: None,
         });
         l.s.receive(hello, 0.0);
         l.s.connect_with(Target::Demo, crate::session::tests_pin(), false);

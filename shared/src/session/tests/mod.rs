@@ -34,6 +34,7 @@ impl Harness {
                 recording: false,
                 playback: false,
                 sandbox: None,
+                config: None,
             }),
             0.0,
         );

@@ -33,6 +33,7 @@ pub(super) fn relay_info() -> RelayInfo {
         recording: false,
         playback: false,
         sandbox: None,
+        config: None,
     }
 }
 

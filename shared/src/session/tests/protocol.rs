@@ -142,6 +142,7 @@ fn playback_holds_a_recording_to_the_revision_it_asked_for() {
         recording: false,
         playback: false,
         sandbox: None,
+        config: None,
     };
     let mut p = Session::for_playback("1", relay);
     for e in &rec.entries {
