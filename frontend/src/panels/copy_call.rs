@@ -27,77 +27,42 @@ enum As {
 }
 
 lazy_view!(
-    /// [`CopyCall`] for the result pane, in a chunk of its own (the timeline's rows use it
-    /// from theirs).
-    copy_call_view(which: Which, compact: bool) => view! { <CopyCall which compact /> }.into_any()
+    /// The result pane's copy buttons, in a chunk of its own (the timeline's rows have the
+    /// same buttons, from theirs).
+    copy_call_view(tool: String) => {
+        let store = expect_context::<Store>();
+        let which = Which::Newest(tool);
+        view! {
+            <span on:click=move |ev| copy_clicked(store, which.clone(), &ev)>{buttons(over_http(store), false)}</span>
+        }
+        .into_any()
+    }
 );
 
 /// How long "Copied" shows on the button pressed.
 const COPIED_MS: u64 = 1500;
-
-/// The copy buttons; `compact` for a timeline row.
-#[component]
-pub fn CopyCall(which: Which, #[prop(optional)] compact: bool) -> impl IntoView {
-    let store = expect_context::<Store>();
-    let copied = RwSignal::new(None::<&'static str>);
-    let http = over_http(store);
-    let click = move |how: As, id: &'static str| {
-        let which = which.clone();
-        move |ev: web_sys::MouseEvent| {
-            ev.stop_propagation();
-            match store.with_session(|s| text(s, &which, how)) {
-                Some(text) => {
-                    download::copy(&text);
-                    copied.set(Some(id));
-                    set_timeout(move || copied.set(None), std::time::Duration::from_millis(COPIED_MS));
-                }
-                None => store.notice("this call cannot be copied: its request is not in the timeline".into()),
-            }
-        }
-    };
-    let label = move |id: &'static str, long: &'static str, short: &'static str| {
-        move || {
-            if copied.get() == Some(id) {
-                "Copied"
-            } else if compact {
-                short
-            } else {
-                long
-            }
-        }
-    };
-    let command = "Copy as an mcp-playground command (secrets as ${VAR})";
-    let curl = "Copy as curl (secrets as ${VAR})";
-    view! {
-        <span class="copy-calls" class:compact=compact>
-            <button class="button small ghost" data-testid="copy-command" title=command aria-label=command
-                on:click=click(As::Command, "copy-command")>{label("copy-command", "Copy command", "$")}</button>
-            <button class="button small ghost" data-testid="copy-jsonrpc" title="Copy the JSON-RPC request as sent"
-                aria-label="Copy the JSON-RPC request as sent"
-                on:click=click(As::JsonRpc, "copy-jsonrpc")>{label("copy-jsonrpc", "JSON-RPC", "{}")}</button>
-            {http.then(|| view! {
-                <button class="button small ghost" data-testid="copy-curl" title=curl aria-label=curl
-                    on:click=click(As::Curl, "copy-curl")>{label("copy-curl", "curl", "curl")}</button>
-            })}
-        </span>
-    }
-}
 
 /// Whether the session's server is reached over Streamable HTTP (calls copy as curl too).
 pub fn over_http(store: Store) -> bool {
     store.with_session(|s| matches!(target(s), Some(Target::Http { .. } | Target::Auto { .. })))
 }
 
-/// The copy buttons of a timeline row: plain buttons, no handler of their own (thousands of
-/// rows come and go during a flood); the timeline's one handler is [`from_row`].
-pub fn row_buttons(http: bool) -> impl IntoView {
+/// The copy buttons (`compact`: a timeline row's): plain buttons with no handler of their
+/// own (thousands of rows come and go during a flood); a click reaches the one handler
+/// around them, [`copy_clicked`] or [`from_row`].
+pub fn buttons(http: bool, compact: bool) -> impl IntoView {
     let command = "Copy as an mcp-playground command (secrets as ${VAR})";
+    let jsonrpc = "Copy the JSON-RPC request as sent";
     let curl = "Copy as curl (secrets as ${VAR})";
+    let label = move |long: &'static str, short: &'static str| if compact { short } else { long };
     view! {
-        <span class="t-copy copy-calls compact">
-            <button class="button small ghost" data-testid="copy-command" data-copy="command" title=command aria-label=command>"$"</button>
-            <button class="button small ghost" data-testid="copy-jsonrpc" data-copy="jsonrpc"
-                title="Copy the JSON-RPC request as sent" aria-label="Copy the JSON-RPC request as sent">"{}"</button>
+        <span class="copy-calls" class:compact=compact class:t-copy=compact>
+            <button class="button small ghost" data-testid="copy-command" data-copy="command" title=command aria-label=command>
+                {label("Copy command", "$")}
+            </button>
+            <button class="button small ghost" data-testid="copy-jsonrpc" data-copy="jsonrpc" title=jsonrpc aria-label=jsonrpc>
+                {label("JSON-RPC", "{}")}
+            </button>
             {http.then(|| view! {
                 <button class="button small ghost" data-testid="copy-curl" data-copy="curl" title=curl aria-label=curl>"curl"</button>
             })}
@@ -105,21 +70,33 @@ pub fn row_buttons(http: bool) -> impl IntoView {
     }
 }
 
-/// A click in the timeline: on a row's copy button, that row's call is copied and the
-/// button says so for a moment.
+/// A click in the timeline: on a row's copy button, that row's call is copied.
 pub fn from_row(store: Store, ev: &web_sys::MouseEvent) {
+    let row =
+        clicked(ev).and_then(|b| b.closest("[data-seq]").ok().flatten()).and_then(|r| r.get_attribute("data-seq"));
+    if let Some(seq) = row.and_then(|s| s.parse::<usize>().ok()) {
+        copy_clicked(store, Which::Row(seq), ev);
+    }
+}
+
+/// The copy button a click was on, if any.
+fn clicked(ev: &web_sys::MouseEvent) -> Option<web_sys::Element> {
     use wasm_bindgen::JsCast;
-    let target = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
-    let Some(button) = target.and_then(|t| t.closest("[data-copy]").ok().flatten()) else { return };
-    let row = button.closest("[data-seq]").ok().flatten().and_then(|r| r.get_attribute("data-seq"));
-    let Some(seq) = row.and_then(|s| s.parse::<usize>().ok()) else { return };
+    let target = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok())?;
+    target.closest("[data-copy]").ok().flatten()
+}
+
+/// A click on a copy button of `which` call: the call is copied as the button says, and
+/// the button says "Copied" for a moment.
+fn copy_clicked(store: Store, which: Which, ev: &web_sys::MouseEvent) {
+    let Some(button) = clicked(ev) else { return };
     let how = match button.get_attribute("data-copy").as_deref() {
         Some("command") => As::Command,
         Some("jsonrpc") => As::JsonRpc,
         Some("curl") => As::Curl,
         _ => return,
     };
-    match store.with_session(|s| text(s, &Which::Row(seq), how)) {
+    match store.with_session(|s| text(s, &which, how)) {
         Some(text) => {
             download::copy(&text);
             let was = button.text_content();

@@ -378,7 +378,7 @@ fn TimelineRow(row: RowView, top: f64, selected: bool, highlighted: bool, http: 
             </span>
             <span class="t-id mono">{id_label}</span>
             <span class="t-took mono" title=took_exact>{took}</span>
-            {copyable.then(|| super::copy_call::row_buttons(http))}
+            {copyable.then(|| super::copy_call::buttons(http, true))}
         </div>
     }
 }

@@ -46,29 +46,31 @@ impl Store {
         });
     }
 
-    /// Downloads the recording; says so when there is nothing to save.
-    fn download_recording(self) {
-        match self.export_recording() {
-            Some(text) => {
-                let stamp = shared::recording::utc_stamp(js_sys::Date::now());
-                let mime = "application/x-ndjson";
-                let name =
-                    shared::render::download::file_name(Some(&format!("mcp-playground-{stamp}")), "recording", mime);
-                download::text(&name, &text, mime);
-            }
-            None => self.notice("nothing is recorded yet: connect with Rec on, or switch it on".into()),
+    /// The recording to save, or `None` (said) when nothing is recorded.
+    fn to_save(self) -> Option<String> {
+        let text = self.export_recording();
+        if text.is_none() {
+            self.notice("nothing is recorded yet: connect with Rec on, or switch it on".into());
         }
+        text
     }
 
-    /// The recording as one web page (the relay's offline player with the file in it).
+    /// Downloads the recording; says so when there is nothing to save.
+    fn download_recording(self) {
+        let Some(text) = self.to_save() else { return };
+        let mime = "application/x-ndjson";
+        let name = shared::render::download::file_name(Some(&stamped_name()), "recording", mime);
+        download::text(&name, &text, mime);
+    }
+
+    /// The recording as one web page (the relay's offline player with the file in it),
+    /// named after the file played, else as Save names it.
     fn save_web_page(self, saving: RwSignal<bool>) {
-        let Some(text) = self.export_recording() else {
-            return self.notice("nothing is recorded yet: connect with Rec on, or switch it on".into());
-        };
+        let Some(text) = self.to_save() else { return };
         let name = self
             .playback
             .with_untracked(|p| p.as_ref().map(|p| p.name.clone()))
-            .unwrap_or_else(|| format!("mcp-playground-{}.jsonl", shared::recording::utc_stamp(js_sys::Date::now())));
+            .unwrap_or_else(|| format!("{}.jsonl", stamped_name()));
         saving.set(true);
         leptos::task::spawn_local(async move {
             let url = format!("/api/export?name={}", String::from(js_sys::encode_uri_component(&name)));
@@ -81,4 +83,9 @@ impl Store {
             saving.set(false);
         });
     }
+}
+
+/// `mcp-playground-` and now, the name of a recording saved from the page.
+fn stamped_name() -> String {
+    format!("mcp-playground-{}", shared::recording::utc_stamp(js_sys::Date::now()))
 }

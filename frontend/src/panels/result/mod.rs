@@ -141,7 +141,7 @@ pub fn ResultPane() -> impl IntoView {
                     ),
                 };
                 let raw_for_copy = raw.clone();
-                let which = crate::panels::copy_call::Which::Newest(tool.clone());
+                let copied_tool = tool.clone();
                 view! {
                     <div class="result-head">
                         <h3>"Result of " <span class="mono">{tool.clone()}</span></h3>
@@ -152,7 +152,7 @@ pub fn ResultPane() -> impl IntoView {
                     </div>
                     <div class="copy-line">
                         <span class="hint small">"Take this call elsewhere:"</span>
-                        {crate::panels::later(crate::panels::copy_call::copy_call_view(which, false))}
+                        {crate::panels::later(crate::panels::copy_call::copy_call_view(copied_tool))}
                     </div>
                     <TaskStatusLine tool />
                     {inner}
