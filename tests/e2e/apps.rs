@@ -324,6 +324,48 @@ async fn the_demo_server_has_an_app_a_newcomer_sees_first() -> Result<()> {
     Ok(())
 }
 
+/// The wasm files the page has fetched.
+async fn fetched_wasm(b: &Browser) -> Result<Vec<String>> {
+    let names = "return performance.getEntriesByType('resource').map(e => e.name).filter(n => n.endsWith('.wasm'))";
+    Ok(serde_json::from_value(b.client.execute(names, vec![]).await?)?)
+}
+
+/// The App host is a chunk of its own (issue 27): a server without App tools never
+/// fetches it, the demo's App tool listed fetches it before anyone calls, and when it
+/// cannot be fetched the call's result still shows and a notice says why.
+#[tokio::test]
+async fn the_app_host_comes_with_the_first_app_tool_and_its_absence_is_said() -> Result<()> {
+    let host = |names: &[String]| names.iter().any(|n| n.contains("/split_app_host"));
+    let everything = tests::server_everything()?;
+    let pg = Playground::start(&["node", &everything.to_string_lossy(), "stdio"])?;
+    let (_pg, b) = page::connected(pg).await?;
+    ensure!(page::call_tool(&b, "echo", r#"{"message": "no app here"}"#).await? == "ok");
+    let names = fetched_wasm(&b).await?;
+    ensure!(!host(&names), "a server without App tools fetched the App host: {names:?}");
+    b.close().await?;
+
+    let (_pg, b) = page::connected(Playground::start(&[])?).await?;
+    eventually(Duration::from_secs(10), "the App host fetched once an App tool is listed", || async {
+        Ok(host(&fetched_wasm(&b).await?).then_some(()))
+    })
+    .await?;
+    b.close().await?;
+
+    let pg = Playground::start(&[])?;
+    let b = Browser::start().await?;
+    b.block_urls(&["*split_app_host*"]).await?;
+    b.client.goto(&pg.url).await?;
+    page::connect(&b).await?;
+    ensure!(page::call_tool(&b, "show_weather_chart", r#"{"city": "Porto"}"#).await? == "ok");
+    ensure!(page::result_texts(&b).await?.iter().any(|t| t.contains("Porto")), "the result did not show");
+    let said = b.id("notices").await?.text().await?;
+    ensure!(said.contains("App views could not be loaded"), "{said}");
+    ensure!(b.all("[data-testid=app-frame]").await?.is_empty(), "a frame with no host");
+    ensure!(page::call_tool(&b, "echo", r#"{"message": "still here"}"#).await? == "ok");
+    b.close().await?;
+    Ok(())
+}
+
 /// The demo App recorded live in the page: its chart called for Porto and refreshed once.
 /// The file, and what the refresh said.
 async fn record_demo_app(name: &str) -> Result<(std::path::PathBuf, String)> {

@@ -3,6 +3,7 @@
 //! and copies what changed into signals the panels read. Components call the actions here;
 //! they hold no protocol logic.
 
+mod app_host;
 mod apps;
 mod asks;
 mod auth;
@@ -191,7 +192,6 @@ impl Store {
         }
         self.read_link();
         self.load_roots();
-        self.listen_to_views();
         match RelaySocket::open(move |m| self.enqueue(m), move |s| self.on_socket_state(s)) {
             Ok(socket) => self.socket.set_value(Some(socket)),
             Err(e) => self.relay.set(SocketState::Lost(e)),
@@ -280,6 +280,7 @@ impl Store {
                 if self.tools.with_untracked(|t| t.as_slice() != s.tools()) {
                     let keep = self.selected.get_untracked().filter(|name| s.tool(name).is_some());
                     self.tools.set(s.tools().to_vec());
+                    self.tools_listed(s.tools());
                     if keep.is_none() {
                         self.selected.set(None);
                     }
