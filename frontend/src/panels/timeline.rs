@@ -21,8 +21,12 @@ const LOG_LINES_SHOWN: usize = 200;
 /// Up to this many rows, every row is in the page (tests and find-in-page see them all).
 const ALL_ROWS_UP_TO: usize = 2000;
 /// Rows beyond those in view drawn in one frame at most, on the way to every row: a burst
-/// of a thousand messages is drawn over a few frames, never in one long one.
-const ROWS_A_FRAME: usize = 200;
+/// of a thousand messages is drawn over 20 frames, never in one long one (200 a frame made
+/// frames of 100 to 170 ms while a recording played as fast as possible).
+const ROWS_A_FRAME: usize = 50;
+/// How long the rows out of view wait to be drawn while messages flood in, before the
+/// next look.
+const FLOOD_WAIT_MS: u64 = 150;
 /// Rows out of view taken out of the page in one frame at most, once there are too many to
 /// keep them all.
 const ROWS_DROPPED_A_FRAME: usize = 300;
@@ -84,9 +88,20 @@ pub fn TimelinePanel() -> impl IntoView {
         if drawn.get() != want && !stepping.get_value() {
             stepping.set_value(true);
             request_animation_frame(move || {
-                stepping.set_value(false);
                 let n = total.get_untracked();
                 let want = if n <= ALL_ROWS_UP_TO { n } else { 0 };
+                if want > drawn.get_untracked() && store.flooding() {
+                    // A flood fills every frame already: the rows out of view wait for its
+                    // end (it may well bring more than are ever all drawn).
+                    return set_timeout(
+                        move || {
+                            stepping.set_value(false);
+                            drawn.update(|_| {});
+                        },
+                        std::time::Duration::from_millis(FLOOD_WAIT_MS),
+                    );
+                }
+                stepping.set_value(false);
                 drawn.update(|d| {
                     *d = if *d < want {
                         (*d + ROWS_A_FRAME).min(want)

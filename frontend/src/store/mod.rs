@@ -571,6 +571,12 @@ impl Store {
     }
 
     /// The last `n` rows (tracks new rows).
+    /// Whether messages flood in (taken in by the thousand, or a recording played as fast as
+    /// possible): every frame is full already, and what can wait does.
+    pub fn flooding(self) -> bool {
+        self.rows.flooding()
+    }
+
     pub fn rows_tail(self, n: usize) -> Vec<RowView> {
         self.row_count.track();
         self.with_session(|s| s.timeline().tail(n))

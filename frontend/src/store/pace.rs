@@ -70,11 +70,17 @@ const FLOOD_PACE_MS: f64 = 100.0;
 pub(super) struct Rows {
     pace: Paced,
     flooding: StoredValue<bool>,
+    /// When the last flood's turn ended (`performance.now()`).
+    last_flood: StoredValue<f64>,
 }
 
 impl Rows {
     pub(super) fn new() -> Self {
-        Self { pace: Paced::new(FLOOD_PACE_MS), flooding: StoredValue::new(false) }
+        Self {
+            pace: Paced::new(FLOOD_PACE_MS),
+            flooding: StoredValue::new(false),
+            last_flood: StoredValue::new(f64::MIN),
+        }
     }
 
     /// Runs `turn`, a flood's turn when `flood`.
@@ -82,6 +88,14 @@ impl Rows {
         self.flooding.set_value(flood);
         turn();
         self.flooding.set_value(false);
+        if flood {
+            self.last_flood.set_value(now_ms());
+        }
+    }
+
+    /// Whether a flood is under way: its last turn ended less than a flood's pace ago.
+    pub(super) fn flooding(self) -> bool {
+        now_ms() - self.last_flood.get_value() < FLOOD_PACE_MS
     }
 
     /// Runs `tell` (which reads the count when it runs): at once, or at the flood's pace.
