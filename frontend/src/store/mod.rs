@@ -570,13 +570,13 @@ impl Store {
         self.with_session(|s| s.timeline().view(seq))
     }
 
-    /// The last `n` rows (tracks new rows).
     /// Whether messages flood in (taken in by the thousand, or a recording played as fast as
     /// possible): every frame is full already, and what can wait does.
     pub fn flooding(self) -> bool {
         self.rows.flooding()
     }
 
+    /// The last `n` rows (tracks new rows).
     pub fn rows_tail(self, n: usize) -> Vec<RowView> {
         self.row_count.track();
         self.with_session(|s| s.timeline().tail(n))
