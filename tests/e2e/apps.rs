@@ -331,8 +331,8 @@ async fn fetched_wasm(b: &Browser) -> Result<Vec<String>> {
 }
 
 /// The App host is a chunk of its own (issue 27): a server without App tools never
-/// fetches it, the demo's App tool listed fetches it before anyone calls, and when it
-/// cannot be fetched the call's result still shows and a notice says why.
+/// fetches it (nor the view's panel), the demo's App tool listed fetches it before anyone
+/// calls, and when it cannot be fetched the call's result still shows and a notice says why.
 #[tokio::test]
 async fn the_app_host_comes_with_the_first_app_tool_and_its_absence_is_said() -> Result<()> {
     let host = |names: &[String]| names.iter().any(|n| n.contains("/split_app_host"));
@@ -342,6 +342,8 @@ async fn the_app_host_comes_with_the_first_app_tool_and_its_absence_is_said() ->
     ensure!(page::call_tool(&b, "echo", r#"{"message": "no app here"}"#).await? == "ok");
     let names = fetched_wasm(&b).await?;
     ensure!(!host(&names), "a server without App tools fetched the App host: {names:?}");
+    let panel = names.iter().any(|n| n.contains("/split_app_view_panel"));
+    ensure!(!panel, "the App view's panel was fetched with no view to show: {names:?}");
     b.close().await?;
 
     let (_pg, b) = page::connected(Playground::start(&[])?).await?;

@@ -24,7 +24,11 @@ pub fn CallPanel() -> impl IntoView {
                 Some(tool) => view! { <ToolDetail tool /> }.into_any(),
                 None => view! { <EmptyState /> }.into_any(),
             }}
-            {super::later(super::app_view::app_view_panel())}
+            // An App's view, its code fetched when the first view opens (never on the first
+            // screen); the frame stays while the view lives.
+            <Show when=move || store.apps.view.with(Option::is_some)>
+                {super::later(super::app_view::app_view_panel())}
+            </Show>
             <ResultPane />
         </div>
     }
