@@ -65,73 +65,73 @@ fn ConnectionForm(unfolded: RwSignal<bool>, folded: Signal<bool>) -> impl IntoVi
         }
     };
     view! {
-            <div class="conn-form" class:hidden=move || folded.get()>
-                <div class="panel-head">
-                    <h2 class="panel-title">"Server"</h2>
-                    <Show when=move || unfolded.get() && store.conn.get() == ConnState::Connected>
-                        <button class="button small ghost" aria-expanded="true" on:click=move |_| unfolded.set(false)>"Fold"</button>
-                    </Show>
-                </div>
-                <super::saved::SavedServers />
-                <label class="field-label" for="transport">"Transport"</label>
-                <select id="transport" class="input" data-testid="connect-transport"
-                    prop:value=move || store.transport.get().as_str()
-                    on:change=move |ev| {
-                        if let Some(t) = Transport::parse(&event_target_value(&ev)) {
-                            store.transport.set(t);
-                        }
-                    }
-                    prop:disabled=busy>
-                    {Transport::ALL.map(|t| view! { <option value=t.as_str()>{t.label()}</option> })}
-                </select>
-                <Show when=is_stdio>
-                    <label class="field-label" for="command">"Command"</label>
-                    <input id="command" class="input mono" data-testid="connect-command" type="text"
-                        placeholder="npx -y @modelcontextprotocol/server-everything" spellcheck="false"
-                        prop:value=move || store.command.get()
-                        on:input=move |ev| store.command.set(event_target_value(&ev))
-                        on:keydown=on_enter
-                        prop:disabled=busy />
-                    <label class="field-label" for="env">"Environment " <span class="hint">"KEY=VALUE per line"</span></label>
-                    <textarea id="env" class="input mono" data-testid="connect-env" rows="2" spellcheck="false"
-                        prop:value=move || store.env.get()
-                        on:input=move |ev| store.env.set(event_target_value(&ev))
-                        prop:disabled=busy></textarea>
-                    <label class="field-label" for="cwd">"Working directory " <span class="hint">"optional"</span></label>
-                    <input id="cwd" class="input mono" data-testid="connect-cwd" type="text" spellcheck="false"
-                        placeholder="the relay's own"
-                        prop:value=move || store.cwd.get()
-                        on:input=move |ev| store.cwd.set(event_target_value(&ev))
-                        on:keydown=on_enter
-                        prop:disabled=busy />
+        <div class="conn-form" class:hidden=move || folded.get()>
+            <div class="panel-head">
+                <h2 class="panel-title">"Server"</h2>
+                <Show when=move || unfolded.get() && store.conn.get() == ConnState::Connected>
+                    <button class="button small ghost" aria-expanded="true" on:click=move |_| unfolded.set(false)>"Fold"</button>
                 </Show>
-                <Show when=is_remote>
-                    <label class="field-label" for="url">"URL"</label>
-                    <input id="url" class="input mono" data-testid="connect-url" type="url" spellcheck="false"
-                        placeholder="http://127.0.0.1:3001/mcp"
-                        prop:value=move || store.url.get()
-                        on:input=move |ev| store.url.set(event_target_value(&ev))
-                        on:keydown=on_enter
-                        prop:disabled=busy />
-                    <label class="field-label" for="headers">"Headers " <span class="hint">"Name: value per line"</span></label>
-                    <textarea id="headers" class="input mono" data-testid="connect-headers" rows="2" spellcheck="false"
-                        placeholder="Authorization: Bearer …"
-                        prop:value=move || store.headers.get()
-                        on:input=move |ev| store.headers.set(event_target_value(&ev))
-                        prop:disabled=busy></textarea>
-                    <OAuthFields disabled=Signal::derive(busy) />
-                </Show>
-                <Show when=move || is_stdio() || is_remote()>
-                    <RememberSecrets disabled=Signal::derive(busy) />
-                </Show>
-                <ProtocolSelect disabled=Signal::derive(busy) />
-                <super::asks::RootsEditor />
             </div>
-            // The button and the status are the same elements folded or not: the summary's line
-            // is the one under the form, drawn in a row.
-            <div class="conn-line">
-    <Show when=move || !store.offline()>
-                            <button class="button primary wide" data-testid="connect-button" on:click=on_button
+            <super::saved::SavedServers />
+            <label class="field-label" for="transport">"Transport"</label>
+            <select id="transport" class="input" data-testid="connect-transport"
+                prop:value=move || store.transport.get().as_str()
+                on:change=move |ev| {
+                    if let Some(t) = Transport::parse(&event_target_value(&ev)) {
+                        store.transport.set(t);
+                    }
+                }
+                prop:disabled=busy>
+                {Transport::ALL.map(|t| view! { <option value=t.as_str()>{t.label()}</option> })}
+            </select>
+            <Show when=is_stdio>
+                <label class="field-label" for="command">"Command"</label>
+                <input id="command" class="input mono" data-testid="connect-command" type="text"
+                    placeholder="npx -y @modelcontextprotocol/server-everything" spellcheck="false"
+                    prop:value=move || store.command.get()
+                    on:input=move |ev| store.command.set(event_target_value(&ev))
+                    on:keydown=on_enter
+                    prop:disabled=busy />
+                <label class="field-label" for="env">"Environment " <span class="hint">"KEY=VALUE per line"</span></label>
+                <textarea id="env" class="input mono" data-testid="connect-env" rows="2" spellcheck="false"
+                    prop:value=move || store.env.get()
+                    on:input=move |ev| store.env.set(event_target_value(&ev))
+                    prop:disabled=busy></textarea>
+                <label class="field-label" for="cwd">"Working directory " <span class="hint">"optional"</span></label>
+                <input id="cwd" class="input mono" data-testid="connect-cwd" type="text" spellcheck="false"
+                    placeholder="the relay's own"
+                    prop:value=move || store.cwd.get()
+                    on:input=move |ev| store.cwd.set(event_target_value(&ev))
+                    on:keydown=on_enter
+                    prop:disabled=busy />
+            </Show>
+            <Show when=is_remote>
+                <label class="field-label" for="url">"URL"</label>
+                <input id="url" class="input mono" data-testid="connect-url" type="url" spellcheck="false"
+                    placeholder="http://127.0.0.1:3001/mcp"
+                    prop:value=move || store.url.get()
+                    on:input=move |ev| store.url.set(event_target_value(&ev))
+                    on:keydown=on_enter
+                    prop:disabled=busy />
+                <label class="field-label" for="headers">"Headers " <span class="hint">"Name: value per line"</span></label>
+                <textarea id="headers" class="input mono" data-testid="connect-headers" rows="2" spellcheck="false"
+                    placeholder="Authorization: Bearer …"
+                    prop:value=move || store.headers.get()
+                    on:input=move |ev| store.headers.set(event_target_value(&ev))
+                    prop:disabled=busy></textarea>
+                <OAuthFields disabled=Signal::derive(busy) />
+            </Show>
+            <Show when=move || is_stdio() || is_remote()>
+                <RememberSecrets disabled=Signal::derive(busy) />
+            </Show>
+            <ProtocolSelect disabled=Signal::derive(busy) />
+            <super::asks::RootsEditor />
+        </div>
+        // The button and the status are the same elements folded or not: the summary's line
+        // is the one under the form, drawn in a row.
+        <div class="conn-line">
+            <Show when=move || !store.offline()>
+                <button class="button primary wide" data-testid="connect-button" on:click=on_button
                     class:danger=move || busy() && !store.in_playback() prop:disabled=move || store.in_playback()
                     title=move || if store.in_playback() { "A recording is playing: go back to live to connect" } else { "" }>
                     {move || if store.in_playback() { "Playing a recording" } else { match store.conn.get() {
@@ -140,44 +140,44 @@ fn ConnectionForm(unfolded: RwSignal<bool>, folded: Signal<bool>) -> impl IntoVi
                         _ => "Connect",
                     } }}
                 </button>
-                </Show>
-                <div class="status-line" data-testid="connection-status" data-state=move || store.conn.with(|c| c.as_str())
-                    class:playback=move || store.in_playback()>
-                    <span class="dot"></span>
-                    <span class="status-text">{move || match store.conn.get() {
-                        _ if store.in_playback() => {
-                            store.playback.with(|p| p.as_ref().map(|p| format!("Playing back {}", p.name)).unwrap_or_default())
-                        }
-                        ConnState::Disconnected => "Disconnected".to_owned(),
-                        ConnState::Connecting => "Connecting…".to_owned(),
-                        ConnState::Connected => "Connected".to_owned(),
-                        ConnState::Error(why) => why,
-                    }}</span>
-                </div>
-                <Show when=move || folded.get()>
-                    <ServerInfoCard compact=true />
-                </Show>
+            </Show>
+            <div class="status-line" data-testid="connection-status" data-state=move || store.conn.with(|c| c.as_str())
+                class:playback=move || store.in_playback()>
+                <span class="dot"></span>
+                <span class="status-text">{move || match store.conn.get() {
+                    _ if store.in_playback() => {
+                        store.playback.with(|p| p.as_ref().map(|p| format!("Playing back {}", p.name)).unwrap_or_default())
+                    }
+                    ConnState::Disconnected => "Disconnected".to_owned(),
+                    ConnState::Connecting => "Connecting…".to_owned(),
+                    ConnState::Connected => "Connected".to_owned(),
+                    ConnState::Error(why) => why,
+                }}</span>
             </div>
-            <Show when=move || folded.get() && !store.offline()>
-                <FoldedMore unfolded />
-                <Show when=move || store.auth.state.with(Option::is_some)>
-                    <AuthStatus />
-                </Show>
-                <StderrView />
+            <Show when=move || folded.get()>
+                <ServerInfoCard compact=true />
             </Show>
-            <Show when=move || !folded.get()>
-                // A played recording's sign-in shows too, whatever the form's transport. A server
-                // that could not be reached asked for no sign-in: OAuth only follows a 401.
-                <Show when=move || {
-                    store.auth.state.with(Option::is_some)
-                        || (is_remote() && !store.conn.with(|c| matches!(c, ConnState::Error(_))))
-                }>
-                    <AuthStatus />
-                </Show>
-                <ServerInfoCard compact=false />
-                <StderrView />
+        </div>
+        <Show when=move || folded.get() && !store.offline()>
+            <FoldedMore unfolded />
+            <Show when=move || store.auth.state.with(Option::is_some)>
+                <AuthStatus />
             </Show>
-        }
+            <StderrView />
+        </Show>
+        <Show when=move || !folded.get()>
+            // A played recording's sign-in shows too, whatever the form's transport. A server
+            // that could not be reached asked for no sign-in: OAuth only follows a 401.
+            <Show when=move || {
+                store.auth.state.with(Option::is_some)
+                    || (is_remote() && !store.conn.with(|c| matches!(c, ConnState::Error(_))))
+            }>
+                <AuthStatus />
+            </Show>
+            <ServerInfoCard compact=false />
+            <StderrView />
+        </Show>
+    }
 }
 
 /// Whether the values of env and headers are remembered with the saved server (by the

@@ -69,7 +69,8 @@ const FLOOD_PACE_MS: f64 = 100.0;
 #[derive(Clone, Copy)]
 pub(super) struct Rows {
     pace: Paced,
-    flooding: StoredValue<bool>,
+    /// The turn running now brings a flood.
+    in_flood_turn: StoredValue<bool>,
     /// When the last flood's turn ended (`performance.now()`).
     last_flood: StoredValue<f64>,
 }
@@ -78,16 +79,16 @@ impl Rows {
     pub(super) fn new() -> Self {
         Self {
             pace: Paced::new(FLOOD_PACE_MS),
-            flooding: StoredValue::new(false),
+            in_flood_turn: StoredValue::new(false),
             last_flood: StoredValue::new(f64::MIN),
         }
     }
 
     /// Runs `turn`, a flood's turn when `flood`.
     pub(super) fn during(self, flood: bool, turn: impl FnOnce()) {
-        self.flooding.set_value(flood);
+        self.in_flood_turn.set_value(flood);
         turn();
-        self.flooding.set_value(false);
+        self.in_flood_turn.set_value(false);
         if flood {
             self.last_flood.set_value(now_ms());
         }
@@ -100,6 +101,6 @@ impl Rows {
 
     /// Runs `tell` (which reads the count when it runs): at once, or at the flood's pace.
     pub(super) fn tell(self, tell: impl FnOnce() + 'static) {
-        if self.flooding.get_value() { self.pace.tell(tell) } else { tell() }
+        if self.in_flood_turn.get_value() { self.pace.tell(tell) } else { tell() }
     }
 }
