@@ -46,7 +46,9 @@ if (window.__shownAt === undefined) { done(null); } else {
       if (e.responseEnd <= window.__shownAt) first += e.transferSize;
     }
     const fetched = performance.getEntriesByType('resource').map(e => [e.name.split('/').pop().split('?')[0], Math.round(e.responseEnd)]);
-    done({ at: window.__shownAt, bytes: total, first, later: window.__laterAt ?? null, fetched });
+    const n = performance.getEntriesByType('navigation')[0] || {};
+    const nav = ['redirectEnd', 'requestStart', 'responseStart', 'responseEnd', 'domInteractive'].map(k => [k, Math.round(n[k] || 0)]);
+    done({ at: window.__shownAt, bytes: total, first, later: window.__laterAt ?? null, fetched, nav });
   }, 1000);
 }
 "#;
@@ -83,7 +85,10 @@ pub async fn load(b: &Browser, url: &str) -> Result<Load> {
     let ms = out["at"].as_f64().context("no time")?;
     let bytes = out["bytes"].as_f64().context("no byte count")?;
     if std::env::var_os("BENCH_VERBOSE").is_some() {
-        tests::say(&format!("{url}: control at {ms:.0} ms; resources done at {}", out["fetched"]));
+        tests::say(&format!(
+            "{url}: control at {ms:.0} ms; navigation {}; resources done at {}",
+            out["nav"], out["fetched"]
+        ));
     }
     let first_bytes = out["first"].as_f64().context("no first byte count")?;
     Ok(Load { ms, bytes, first_bytes, later_ms: out["later"].as_f64() })

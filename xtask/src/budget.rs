@@ -9,11 +9,12 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
-/// The budget, in bytes of brotli: what the first load weighs now (470 KB, with reading and
-/// saving recordings, the replay's logic and the App host in chunks of their own; the
-/// checkout's path is in the page's panic locations, a few KB either way) and a little, so
-/// that growth fails the build. Issue 27 aims at 400 KB.
-pub const BUDGET: usize = 476 * 1024;
+/// The budget, in bytes of brotli: what the first load weighs now (458 KB, with reading and
+/// saving recordings, the replay's logic and the App host in chunks of their own, and the
+/// relay's tagged messages read without serde's buffer) and a little, so that growth fails
+/// the build. Panic locations name files relative to their crate (`cargo xtask page`), so
+/// the size does not depend on where the checkout is. Issue 27 aims at 400 KB.
+pub const BUDGET: usize = 464 * 1024;
 
 /// One file of the first load and its size as served.
 pub struct Part {

@@ -22,7 +22,26 @@ const SPLIT_DIR: &str = "target/page-split";
 
 /// Starts compiling the frontend for wasm32 (the long part of a page build).
 pub fn compile() -> Result<Job> {
-    Job::start("page", &util::cargo_bin(), &["build", "-p", "frontend", "--target", TARGET, "--profile", PROFILE], &[])
+    let remap = remap_paths();
+    let args = ["build", "-p", "frontend", "--target", TARGET, "--profile", PROFILE, "--config", &remap];
+    Job::start("page", &util::cargo_bin(), &args, &[])
+}
+
+/// The page's panic messages name source files relative to their crate's home, not by
+/// where this checkout and the registry's sources are: the page names no directory of
+/// the machine that built it, and weighs the same wherever it is built. (A `--config`
+/// array is added to the ones of `.cargo/config.toml`.)
+fn remap_paths() -> String {
+    let mut checkout = root().display().to_string();
+    checkout.push('/');
+    let mut flags = vec![format!("--remap-path-prefix={checkout}=")];
+    // One directory of sources per registry index.
+    let registry = crate::tools::cargo_home().join("registry/src");
+    for index in std::fs::read_dir(&registry).into_iter().flatten().flatten() {
+        flags.push(format!("--remap-path-prefix={}/=", index.path().display()));
+    }
+    let quoted: Vec<String> = flags.iter().map(|f| format!("'{}'", f.replace('\'', ""))).collect();
+    format!("target.{TARGET}.rustflags=[{}]", quoted.join(", "))
 }
 
 /// Whether dist/ was built after every source of the page last changed.

@@ -14,13 +14,17 @@ pub fn tools_dir() -> PathBuf {
     root().join("target/tools")
 }
 
+/// Cargo's home: its installed binaries and the registry's sources.
+pub fn cargo_home() -> PathBuf {
+    std::env::var("CARGO_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cargo"))
+}
+
 /// PATH with the project's tools first.
 pub fn path_with_tools() -> String {
     let bin = tools_dir().join("node_modules/.bin");
-    let cargo_bin = std::env::var("CARGO_HOME")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cargo"))
-        .join("bin");
+    let cargo_bin = cargo_home().join("bin");
     format!("{}:{}:{}", bin.display(), cargo_bin.display(), std::env::var("PATH").unwrap_or_default())
 }
 

@@ -24,9 +24,10 @@ impl OAuthSettings {
     }
 }
 
-/// Where a remote connection stands with OAuth.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+super::tag_first::tag_first! {
 #[serde(tag = "state", rename_all = "snake_case", deny_unknown_fields)]
+/// Where a remote connection stands with OAuth.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AuthState {
     /// The server asked for a sign-in; the flow is at `step` (discovery, registration…).
     SigningIn { step: String },
@@ -45,6 +46,7 @@ pub enum AuthState {
     /// The flow stopped at `step` (discovery, metadata, registration, approval, token,
     /// refresh, scope step-up) for `message`.
     Failed { step: String, message: String },
+}
 }
 
 impl AuthState {

@@ -13,6 +13,7 @@ use crate::revision::ProtocolChoice;
 mod auth;
 mod burst;
 mod secrets;
+pub mod tag_first;
 mod transport;
 
 pub use auth::{AuthExchange, AuthState, OAuthSettings};
@@ -29,9 +30,10 @@ pub const RELAY_PROTOCOL: u32 = 4;
 /// Why a wire message of ours could not be read.
 pub type ReadError = serde_json::Error;
 
-/// Which server to connect to.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+tag_first::tag_first! {
 #[serde(tag = "transport", rename_all = "snake_case", deny_unknown_fields)]
+/// Which server to connect to.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Target {
     /// The built-in demo server, run by the relay's own binary over stdio.
     Demo,
@@ -64,6 +66,7 @@ pub enum Target {
         #[serde(default)]
         headers: BTreeMap<String, String>,
     },
+}
 }
 
 impl Target {
@@ -243,9 +246,10 @@ pub struct RelayInfo {
     pub config: Option<String>,
 }
 
-/// Relay → browser.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+tag_first::tag_first! {
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+/// Relay → browser.
+#[derive(Debug, Clone, PartialEq)]
 pub enum ServerMsg {
     /// First message on every socket.
     Hello(RelayInfo),
@@ -274,10 +278,12 @@ pub enum ServerMsg {
         error: Option<String>,
     },
 }
+}
 
-/// What the relay reports beside MCP messages.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+tag_first::tag_first! {
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+/// What the relay reports beside MCP messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RelayEvent {
     /// The server process started.
     Spawned { pid: Option<u32>, command: String, args: Vec<String> },
@@ -315,6 +321,7 @@ pub enum RelayEvent {
     Auth { auth: AuthState },
     /// One HTTP exchange of the OAuth flow, secrets masked.
     AuthExchange { exchange: AuthExchange },
+}
 }
 
 impl RelayEvent {

@@ -225,35 +225,35 @@ fn the_pages_reader_refuses_and_says_why() {
     }
     expect![[r#"
         expected ident at line 1 column 2
-        missing field `type` at line 1 column 2
+        invalid type: sequence, expected an object with `type` first at line 1 column 0
         unknown variant `hi`, expected one of `hello`, `message`, `sent`, `event`, `secrets`, `icon` at line 1 column 12
-        missing field `type` at line 1 column 14
-        unknown field `extra`, expected one of `direction`, `at_ms`, `size`, `frame`
-        unknown variant `sideways`, expected `out` or `in`
-        invalid type: string "1", expected f64
-        invalid value: integer `-2`, expected usize
-        invalid type: floating point `2.5`, expected usize
-        missing field `frame`
-        missing field `truncated`
-        unknown field `more`, expected `line` or `truncated`
-        unknown variant `exploded`, expected one of `spawned`, `connected`, `request_failed`, `stderr`, `invalid_frame`, `oversized`, `exited`, `closed`, `error`, `note`, `detected`, `auth`, `auth_exchange`
-        invalid value: integer `-1`, expected u32
-        missing field `args`
-        invalid type: integer `1`, expected a string
-        unknown variant `ftp`, expected one of `demo`, `stdio`, `http`, `sse`, `auto`
-        missing field `max_stderr_line_bytes`
-        invalid type: integer `1`, expected a string
-        invalid value: integer `4294967296`, expected u32
-        invalid type: null, expected a sequence
-        invalid type: map, expected a sequence
-        configured server `a`: expected either `target` or `error`
-        configured server `a`: expected either `target` or `error`
-        unknown field `note`, expected one of `name`, `target`, `error`, `protocol`, `oauth`
-        invalid type: integer `1`, expected a string
-        unknown variant `ftp`, expected one of `demo`, `stdio`, `http`, `sse`, `auto`
-        invalid type: integer `7`, expected a string
-        unknown protocol revision "1999-01-01": use auto or one of 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28
-        invalid type: integer `5`, expected a string"#]]
+        `type` must be the first field at line 1 column 11
+        unknown field `extra`, expected one of `direction`, `at_ms`, `size`, `frame` at line 1 column 74
+        unknown variant `sideways`, expected `out` or `in` at line 1 column 40
+        invalid type: string "1", expected f64 at line 1 column 46
+        invalid value: integer `-2`, expected usize at line 1 column 54
+        invalid type: floating point `2.5`, expected usize at line 1 column 55
+        missing field `frame` at line 1 column 54
+        missing field `truncated` at line 1 column 62
+        unknown field `more`, expected `line` or `truncated` at line 1 column 86
+        unknown variant `exploded`, expected one of `spawned`, `connected`, `request_failed`, `stderr`, `invalid_frame`, `oversized`, `exited`, `closed`, `error`, `note`, `detected`, `auth`, `auth_exchange` at line 1 column 52
+        invalid value: integer `-1`, expected u32 at line 1 column 60
+        missing field `args` at line 1 column 74
+        invalid type: integer `1`, expected a string at line 1 column 95
+        unknown variant `ftp`, expected one of `demo`, `stdio`, `http`, `sse`, `auto` at line 1 column 76
+        missing field `max_stderr_line_bytes` at line 1 column 111
+        invalid type: integer `1`, expected a string at line 1 column 105
+        invalid value: integer `4294967296`, expected u32 at line 1 column 37
+        invalid type: null, expected a sequence at line 1 column 152
+        invalid type: map, expected a sequence at line 1 column 148
+        configured server `a`: expected either `target` or `error` at line 1 column 162
+        configured server `a`: expected either `target` or `error` at line 1 column 204
+        unknown field `note`, expected one of `name`, `target`, `error`, `protocol`, `oauth` at line 1 column 179
+        invalid type: integer `1`, expected a string at line 1 column 158
+        unknown variant `ftp`, expected one of `demo`, `stdio`, `http`, `sse`, `auto` at line 1 column 188
+        invalid type: integer `7`, expected a string at line 1 column 170
+        unknown protocol revision "1999-01-01": use auto or one of 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28 at line 1 column 109
+        invalid type: integer `5`, expected a string at line 1 column 185"#]]
     .assert_eq(&out.join("\n"));
 }
 
