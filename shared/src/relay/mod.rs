@@ -159,9 +159,10 @@ impl ConfiguredServer {
     }
 }
 
-/// Browser → relay.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+tag_first::tag_first! {
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+/// Browser → relay.
+#[derive(Debug, Clone, PartialEq)]
 pub enum ClientMsg {
     /// Start the upstream connection (one at a time per socket); `oauth` is used if the
     /// server asks for a sign-in.
@@ -187,6 +188,7 @@ pub enum ClientMsg {
     /// Fetch an `http(s)` icon the connected server declared: the answer is
     /// [`ServerMsg::Icon`].
     Icon { src: String },
+}
 }
 
 /// Which way a message went.
