@@ -1,3 +1,6 @@
+//! `tag_first!` against serde's own reading of the same enum: the same JSON written, the same
+//! values read back, the same refusals when the tag comes first, and a reason when it does not.
+
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
