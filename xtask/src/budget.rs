@@ -9,7 +9,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
-/// The budget, in bytes of brotli: what the first load weighs now (458 KB, with reading and
+/// The budget, in bytes of brotli: what the first load weighs now (457 KB, with reading and
 /// saving recordings, the replay's logic and the App host in chunks of their own, and the
 /// relay's tagged messages read without serde's buffer) and a little, so that growth fails
 /// the build. Panic locations name files relative to their crate (`cargo xtask page`), so
