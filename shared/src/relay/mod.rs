@@ -173,9 +173,8 @@ pub enum ClientMsg {
     },
     /// Forward one JSON-RPC message to the server, byte for byte.
     Send { frame: String },
-    /// End the upstream connection; the socket stays open. (A struct variant without fields,
-    /// not a unit one: serde lets a unit variant of an internally tagged enum carry any
-    /// field, a struct variant none but its own.)
+    /// End the upstream connection; the socket stays open. (`{}`: a variant without
+    /// fields; `tag_first!` refuses any field after its tag, unit variant or not.)
     Disconnect {},
     /// Forget the OAuth tokens of the connected server (in memory and, with `--remember`,
     /// on disk) and end the connection.

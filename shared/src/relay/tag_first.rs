@@ -31,6 +31,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, EnumAccess, Error as _, Map
 /// Reading goes through a private copy of the enum, externally tagged (which serde reads
 /// without buffering), fed by [`TagFirst`], then moved into the real one field by field.
 macro_rules! tag_first {
+    // A newtype variant's binding: the type only ties it to the variant's repetition.
     (@bind $t:ty, $i:ident) => { $i };
     (
         #[serde(tag = $tag:literal $(, $($serde:tt)*)?)]
